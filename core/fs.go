@@ -1,0 +1,111 @@
+package core
+
+import "errors"
+
+// FileType is what a filesystem entry is, as lstat or stat reports it (SPEC S2).
+type FileType uint8
+
+const (
+	TypeOther   FileType = iota // a device, socket, pipe, or anything else
+	TypeFile                    // a regular file
+	TypeDir                     // a directory
+	TypeSymlink                 // a symbolic link (only from ReadDir and Lstat)
+)
+
+// String returns the SPEC S2 spelling: "file", "dir", "symlink" or "other".
+func (t FileType) String() string {
+	switch t {
+	case TypeFile:
+		return "file"
+	case TypeDir:
+		return "dir"
+	case TypeSymlink:
+		return "symlink"
+	}
+	return "other"
+}
+
+// ParseFileType is the inverse of [FileType.String]; unknown words are TypeOther.
+func ParseFileType(s string) FileType {
+	switch s {
+	case "file":
+		return TypeFile
+	case "dir":
+		return TypeDir
+	case "symlink":
+		return TypeSymlink
+	}
+	return TypeOther
+}
+
+// DirEntry is one name in a directory listing, typed with lstat semantics:
+// a symlink is TypeSymlink whatever it points to.
+type DirEntry struct {
+	Name string
+	Type FileType
+}
+
+// FS is the filesystem the core reads through (SPEC S2). Every path is an
+// absolute, clean, slash-separated path; the core never asks for anything
+// else and never consults a working directory.
+//
+// Implementations live in package fsadapter (the OS, memory, wasm host
+// imports) and must pass fsadapter/fsadaptertest. A failed call returns an
+// error for which [ErrorCode] gives a POSIX code such as "ENOENT"; results
+// never depend on a host's own error text (SPEC S42).
+//
+// ReadDir may return entries in any order; the core sorts them.
+// ReadFile returns a slice the caller owns.
+type FS interface {
+	ReadDir(path string) ([]DirEntry, error)
+	Stat(path string) (FileType, error)  // follows symlinks
+	Lstat(path string) (FileType, error) // does not follow the last element
+	ReadFile(path string) ([]byte, error)
+	Realpath(path string) (string, error) // absolute, no symlinks, no . or ..
+}
+
+// PrefixReader is an optional fast path of an [FS]: read at most n bytes of
+// a file. complete reports whether the returned bytes are the whole file.
+// Discovery uses it to read only the frontmatter of a SKILL.md.
+type PrefixReader interface {
+	ReadFilePrefix(path string, n int) (data []byte, complete bool, err error)
+}
+
+// POSIX error codes the core and the adapters use.
+const (
+	ENOENT  = "ENOENT"
+	ENOTDIR = "ENOTDIR"
+	EISDIR  = "EISDIR"
+	EACCES  = "EACCES"
+	ELOOP   = "ELOOP"
+	EIO     = "EIO"
+	EINVAL  = "EINVAL"
+	EFBIG   = "EFBIG"
+)
+
+// PathError is the error an [FS] returns: the operation, the path, and a
+// POSIX code. Its message is built from those three only, so it is the same
+// on every host.
+type PathError struct {
+	Op   string // "readDir", "stat", "lstat", "readFile", "realpath"
+	Path string
+	Code string // "ENOENT", "EACCES", ...
+}
+
+func (e *PathError) Error() string { return e.Op + " " + e.Path + ": " + e.Code }
+
+// ErrorCode returns the POSIX code carried by err: the Code of a
+// [*PathError] in its chain, "EIO" for any other error, "" for nil.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var pe *PathError
+	if errors.As(err, &pe) && pe.Code != "" {
+		return pe.Code
+	}
+	return EIO
+}
+
+// IsNotExist reports whether err carries ENOENT.
+func IsNotExist(err error) bool { return ErrorCode(err) == ENOENT }

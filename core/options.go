@@ -1,0 +1,54 @@
+package core
+
+// Options are the discovery options of SPEC section 5. Start from
+// [DefaultOptions]: the zero value disables everything.
+type Options struct {
+	Enabled             bool       `json:"enabled"`             // S22 master switch
+	EnableCodexUser     bool       `json:"enableCodexUser"`     // S23
+	EnableClaudeUser    bool       `json:"enableClaudeUser"`    // S23
+	EnableClaudeProject bool       `json:"enableClaudeProject"` // S23
+	EnablePiUser        bool       `json:"enablePiUser"`        // S23: native:user
+	EnablePiProject     bool       `json:"enablePiProject"`     // S23: native:project
+	CustomDirectories   []string   `json:"customDirectories"`   // S26
+	IgnoredSkills       []string   `json:"ignoredSkills"`       // S24 globs
+	IncludeSkills       []string   `json:"includeSkills"`       // S24 globs
+	DisabledExtensions  []string   `json:"disabledExtensions"`  // S24: "skill:<name>"
+	ConfigDirName       string     `json:"configDirName"`       // S3, default ".xcsh"
+	ExtraProviders      []Provider `json:"extraProviders"`      // S19
+}
+
+// DefaultOptions returns the SPEC section 5 defaults: everything enabled,
+// no filters, config directory ".xcsh".
+func DefaultOptions() Options {
+	return Options{
+		Enabled:             true,
+		EnableCodexUser:     true,
+		EnableClaudeUser:    true,
+		EnableClaudeProject: true,
+		EnablePiUser:        true,
+		EnablePiProject:     true,
+		ConfigDirName:       ".xcsh",
+	}
+}
+
+// Provider is a source of skills described as data (SPEC section 4, S19): a
+// host registers extra ones in this shape.
+type Provider struct {
+	ID          string `json:"id"`
+	DisplayName string `json:"displayName"`
+	Priority    int    `json:"priority"` // higher first; ties keep registration order
+
+	// UserDirs are scanned under home, ProjectDirs under each project
+	// ancestor (S16), both as slash paths relative to those directories.
+	UserDirs    []string `json:"userDirs"`
+	ProjectDirs []string `json:"projectDirs"`
+
+	// UserFirst puts the user roots before the project roots (S17);
+	// otherwise project roots come first, closest ancestor first.
+	UserFirst bool `json:"userFirst"`
+
+	// CwdOnly scans ProjectDirs at cwd only, not at every ancestor.
+	CwdOnly bool `json:"cwdOnly"`
+
+	RequireDescription bool `json:"requireDescription"` // S14
+}
