@@ -1,11 +1,280 @@
 package core
 
-// Discover loads the skills of SPEC sections 3 to 5 for one load context.
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/gobwas/glob"
+)
+
+// Discover loads the skills of one load context (SPEC sections 3 to 5):
+// every provider's roots in provider order, then the custom directories,
+// filtered (S24), merged (S25, S26) and sorted (S15). It fails only on bad
+// arguments (S1); everything that goes wrong on disk becomes a [Warning]
+// and costs at most the skill concerned.
 func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
-	panic("TODO")
+	cwd, home, err := checkContext(cwd, home)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Skills: []Skill{}, Warnings: []Warning{}, Shadowed: []Shadowed{}}
+	if !opts.Enabled { // S22: not even a look at the filesystem
+		return res, nil
+	}
+	if opts.ConfigDirName == "" {
+		opts.ConfigDirName = ".xcsh"
+	}
+	m := merger{res: res, opts: &opts, byName: map[string]*Skill{}, byReal: map[string]string{}}
+	m.ignored = m.compileGlobs(opts.IgnoredSkills, "ignoredSkills")
+	m.included = m.compileGlobs(opts.IncludeSkills, "includeSkills")
+
+	ancestors := projectAncestors(fsys, cwd, home)
+	for _, p := range providerTable(opts) {
+		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
+			if item.warning != "" {
+				res.Warnings = append(res.Warnings, Warning{"", "[" + p.displayName + "] " + item.warning})
+				continue
+			}
+			out := scanRoot(fsys, item.spec)
+			enabled := sourceEnabled(opts, item.spec.provider, item.spec.level)
+			if enabled { // warnings of a source the user turned off are noise
+				if out.rootWarning != "" {
+					res.Warnings = append(res.Warnings, Warning{"", "[" + p.displayName + "] " + out.rootWarning})
+				}
+				for _, w := range out.fileWarnings {
+					res.Warnings = append(res.Warnings, Warning{"", "[" + p.displayName + "] " + w.Message})
+				}
+			}
+			for i := range out.skills {
+				m.offer(&out.skills[i], enabled, false)
+			}
+		}
+	}
+	for _, dir := range opts.CustomDirectories { // S26
+		root := customRoot(dir, cwd, home)
+		out := scanRoot(fsys, scanSpec{root: root, provider: "custom", providerName: "Custom", level: "user", requireDescription: true})
+		if out.rootWarning != "" {
+			res.Warnings = append(res.Warnings, Warning{root, out.rootWarning})
+		}
+		res.Warnings = append(res.Warnings, out.fileWarnings...)
+		for i := range out.skills {
+			m.offer(&out.skills[i], true, true)
+		}
+	}
+	sortSkills(res.Skills)
+	slices.SortStableFunc(res.Shadowed, func(a, b Shadowed) int {
+		return compareS15(a.Name, a.FilePath, b.Name, b.FilePath)
+	})
+	return res, nil
 }
 
-// ScanDir scans one skills directory (SPEC S28).
+// ScanDir scans one skills directory on its own (SPEC S28): section 3 with
+// requireDescription, no filters, no dedupe. source is "<provider>:<level>";
+// the provider defaults to "custom" and the level to "user".
 func ScanDir(fsys FS, dir, source string) (*ScanResult, error) {
-	panic("TODO")
+	if !strings.HasPrefix(dir, "/") {
+		return nil, errorf(CodeInvalidArgument, "dir must be an absolute path")
+	}
+	provider, level, _ := strings.Cut(source, ":")
+	if provider == "" {
+		provider = "custom"
+	}
+	if level == "" {
+		level = "user"
+	}
+	if level != "user" && level != "project" {
+		return nil, errorf(CodeInvalidArgument, `source level must be "user" or "project": `+source)
+	}
+	dir = path.Clean(dir)
+	out := scanRoot(fsys, scanSpec{root: dir, provider: provider, providerName: providerDisplayName(provider),
+		level: level, requireDescription: true})
+	res := &ScanResult{Skills: out.skills, Warnings: []Warning{}}
+	if res.Skills == nil {
+		res.Skills = []Skill{}
+	}
+	if out.rootWarning != "" {
+		res.Warnings = append(res.Warnings, Warning{dir, out.rootWarning})
+	}
+	res.Warnings = append(res.Warnings, out.fileWarnings...)
+	return res, nil
+}
+
+// checkContext applies S1: both paths absolute, then cleaned.
+func checkContext(cwd, home string) (string, string, error) {
+	if !strings.HasPrefix(cwd, "/") {
+		return "", "", errorf(CodeInvalidArgument, "cwd must be an absolute path")
+	}
+	if !strings.HasPrefix(home, "/") {
+		return "", "", errorf(CodeInvalidArgument, "home must be an absolute path")
+	}
+	return path.Clean(cwd), path.Clean(home), nil
+}
+
+// customRoot expands a customDirectories entry (S26): "~" and "~/..." are
+// under home, a relative entry is under cwd.
+func customRoot(dir, cwd, home string) string {
+	switch {
+	case dir == "~":
+		return home
+	case strings.HasPrefix(dir, "~/"):
+		return path.Join(home, dir[2:])
+	case strings.HasPrefix(dir, "/"):
+		return path.Clean(dir)
+	}
+	return path.Join(cwd, dir)
+}
+
+// projectAncestors returns the project directories of S16, closest first:
+// from cwd up to the repository root (the nearest ancestor holding a .git
+// entry of any type), or, outside a repository, up to the directory below
+// home when cwd is under home, else up to "/". home is never among them.
+func projectAncestors(fsys FS, cwd, home string) []string {
+	if cwd == home {
+		return nil
+	}
+	var chain []string
+	for a := cwd; ; a = path.Dir(a) {
+		chain = append(chain, a)
+		if _, err := fsys.Lstat(path.Join(a, ".git")); err == nil {
+			return without(chain, home) // a repository: up to its root
+		}
+		if a == "/" {
+			break
+		}
+	}
+	// Not in a repository.
+	if under(cwd, home) {
+		var out []string
+		for _, a := range chain {
+			if a == home {
+				break
+			}
+			out = append(out, a)
+		}
+		return out
+	}
+	return without(chain, home)
+}
+
+// under reports whether p lies strictly below dir.
+func under(p, dir string) bool {
+	if dir == "/" {
+		return p != "/"
+	}
+	return strings.HasPrefix(p, dir+"/")
+}
+
+func without(list []string, drop string) []string {
+	return slices.DeleteFunc(list, func(s string) bool { return s == drop })
+}
+
+// sourceEnabled applies the S23 toggles to a source.
+func sourceEnabled(o Options, provider, level string) bool {
+	switch provider + ":" + level {
+	case "codex:user":
+		return o.EnableCodexUser
+	case "claude:user":
+		return o.EnableClaudeUser
+	case "claude:project":
+		return o.EnableClaudeProject
+	case "native:user":
+		return o.EnablePiUser
+	case "native:project":
+		return o.EnablePiProject
+	case "custom:user":
+		return true // S26: custom directories skip the source toggles
+	}
+	return o.EnableCodexUser || o.EnableClaudeUser || o.EnableClaudeProject || o.EnablePiUser || o.EnablePiProject
+}
+
+// merger applies the filters of S24 and the merge of S25 and S26.
+type merger struct {
+	res      *Result
+	opts     *Options
+	ignored  []namePattern
+	included []namePattern
+	byName   map[string]*Skill // accepted skills by name
+	byReal   map[string]string // accepted realpaths -> winner's filePath
+}
+
+// namePattern is one compiled S24 glob; a pattern that does not compile
+// has a nil glob and matches nothing.
+type namePattern struct {
+	g      *glob.Pattern
+	negate bool
+}
+
+func (p namePattern) match(name string) bool {
+	if p.g == nil {
+		return false
+	}
+	return p.g.Match(name) != p.negate
+}
+
+func (m *merger) compileGlobs(patterns []string, option string) []namePattern {
+	out := make([]namePattern, 0, len(patterns))
+	for _, pat := range patterns {
+		np := namePattern{}
+		src := pat
+		if strings.HasPrefix(src, "!") {
+			np.negate, src = true, src[1:]
+		}
+		g, err := glob.Compile(src) // no separators: * crosses ':'
+		if err != nil {
+			m.res.Warnings = append(m.res.Warnings, Warning{"",
+				`Invalid glob pattern "` + pat + `" in ` + option + ": " + err.Error()})
+		} else {
+			np.g = g
+		}
+		out = append(out, np)
+	}
+	return out
+}
+
+func anyMatch(list []namePattern, name string) bool {
+	for _, p := range list {
+		if p.match(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// offer runs one found skill through S24's filters and S25's merge.
+func (m *merger) offer(s *Skill, sourceOn, custom bool) {
+	reason := ""
+	switch {
+	case slices.Contains(m.opts.DisabledExtensions, "skill:"+s.Name):
+		reason = ReasonDisabled
+	case !sourceOn:
+		reason = ReasonSourceOff
+	case anyMatch(m.ignored, s.Name):
+		reason = ReasonIgnored
+	case len(m.opts.IncludeSkills) > 0 && !anyMatch(m.included, s.Name):
+		reason = ReasonNotIncluded
+	}
+	if reason != "" {
+		m.shadow(s, reason, "")
+		return
+	}
+	if winner, ok := m.byReal[s.realpath]; ok {
+		m.shadow(s, ReasonRealpath, winner)
+		return
+	}
+	if w, ok := m.byName[s.Name]; ok {
+		m.shadow(s, ReasonName, w.FilePath)
+		if custom {
+			m.res.Warnings = append(m.res.Warnings, Warning{s.FilePath,
+				`name collision: "` + s.Name + `" already loaded from ` + w.FilePath + ", skipping this one"})
+		}
+		return
+	}
+	m.res.Skills = append(m.res.Skills, *s)
+	m.byName[s.Name] = s
+	m.byReal[s.realpath] = s.FilePath
+}
+
+func (m *merger) shadow(s *Skill, reason, winner string) {
+	m.res.Shadowed = append(m.res.Shadowed, Shadowed{Name: s.Name, FilePath: s.FilePath, Source: s.Source, Reason: reason, Winner: winner})
 }

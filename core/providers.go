@@ -1,0 +1,159 @@
+package core
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// provider is one row of SPEC section 4's table, or an extra provider (S19).
+type provider struct {
+	id          string
+	displayName string
+	priority    int
+	// items lists the roots to scan in S17 item order, or warnings met while
+	// finding them (S20's registry).
+	items func(fsys FS, cwd, home string, ancestors []string, cfg string) []providerItem
+}
+
+// providerItem is one root to scan, or a warning instead of one.
+type providerItem struct {
+	spec    scanSpec
+	warning string
+}
+
+var builtinNames = map[string]string{
+	"native":         "xcsh",
+	"claude":         "Claude Code",
+	"claude-plugins": "Claude Code plugins",
+	"agents":         "Agents",
+	"codex":          "Codex",
+	"custom":         "Custom",
+}
+
+// providerDisplayName names a provider id for ScanDir: the table's display
+// name for a built-in id, else the id itself.
+func providerDisplayName(id string) string {
+	if n, ok := builtinNames[id]; ok {
+		return n
+	}
+	return id
+}
+
+// providerTable returns the built-in providers and opts.ExtraProviders,
+// sorted by priority, higher first, ties in registration order (S19).
+func providerTable(opts Options) []provider {
+	table := []provider{
+		dirProvider(Provider{ID: "native", DisplayName: "xcsh", Priority: 100, RequireDescription: true,
+			UserDirs: []string{opts.ConfigDirName + "/agent/skills"}, ProjectDirs: []string{opts.ConfigDirName + "/skills"}}),
+		dirProvider(Provider{ID: "claude", DisplayName: "Claude Code", Priority: 80, UserFirst: true,
+			UserDirs: []string{".claude/skills"}, ProjectDirs: []string{".claude/skills"}}),
+		{id: "claude-plugins", displayName: "Claude Code plugins", priority: 70, items: claudePluginItems},
+		dirProvider(Provider{ID: "agents", DisplayName: "Agents", Priority: 70,
+			UserDirs: []string{".agent/skills", ".agents/skills"}, ProjectDirs: []string{".agent/skills", ".agents/skills"}}),
+		dirProvider(Provider{ID: "codex", DisplayName: "Codex", Priority: 70, UserFirst: true, CwdOnly: true,
+			UserDirs: []string{".codex/skills"}, ProjectDirs: []string{".codex/skills"}}),
+	}
+	for _, p := range opts.ExtraProviders {
+		table = append(table, dirProvider(p))
+	}
+	slices.SortStableFunc(table, func(a, b provider) int { return b.priority - a.priority })
+	return table
+}
+
+// dirProvider turns a data-only [Provider] into its S16/S17 root list.
+func dirProvider(p Provider) provider {
+	name := p.DisplayName
+	if name == "" {
+		name = p.ID
+	}
+	return provider{id: p.ID, displayName: name, priority: p.Priority,
+		items: func(fsys FS, cwd, home string, ancestors []string, cfg string) []providerItem {
+			spec := func(root, level string) providerItem {
+				return providerItem{spec: scanSpec{root: root, provider: p.ID, providerName: name, level: level,
+					requireDescription: p.RequireDescription}}
+			}
+			var user, project []providerItem
+			for _, d := range p.UserDirs {
+				user = append(user, spec(path.Join(home, d), "user"))
+			}
+			dirs := ancestors
+			if p.CwdOnly {
+				dirs = nil
+				if len(ancestors) > 0 && ancestors[0] == cwd {
+					dirs = ancestors[:1]
+				}
+			}
+			for _, a := range dirs {
+				for _, d := range p.ProjectDirs {
+					project = append(project, spec(path.Join(a, d), "project"))
+				}
+			}
+			if p.UserFirst {
+				return append(user, project...)
+			}
+			return append(project, user...)
+		}}
+}
+
+// claudePluginItems reads Claude Code's plugin registry (S20).
+func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []providerItem {
+	file := path.Join(home, ".claude/plugins/installed_plugins.json")
+	data, err := fsys.ReadFile(file)
+	if err != nil {
+		if IsNotExist(err) {
+			return nil
+		}
+		return []providerItem{{warning: "Failed to read plugin registry: " + file + " (" + ErrorCode(err) + ")"}}
+	}
+	doc, err := parseJSON(data)
+	top, _ := doc.(*Map)
+	var plugins *Map
+	if err == nil && top != nil {
+		v, ok := top.Get("plugins")
+		plugins, _ = v.(*Map)
+		if !ok {
+			plugins = &Map{}
+		}
+	}
+	if plugins == nil {
+		return []providerItem{{warning: "Failed to parse plugin registry: " + file}}
+	}
+	var items []providerItem
+	for _, id := range plugins.Keys() {
+		at := strings.LastIndexByte(id, '@')
+		if at < 0 {
+			items = append(items, providerItem{warning: "Invalid plugin ID format (missing @marketplace): " + id})
+			continue
+		}
+		entries, _ := plugins.vals[id].([]Value)
+		for _, e := range entries {
+			entry, _ := e.(*Map)
+			installPath, _ := entry.value("installPath").(string)
+			if installPath == "" || !strings.HasPrefix(installPath, "/") || entry.value("enabled") == false {
+				continue
+			}
+			level := "user"
+			if scope, _ := entry.value("scope").(string); scope == "project" || scope == "local" {
+				level = "project"
+				projectPath, _ := entry.value("projectPath").(string)
+				if !strings.HasPrefix(projectPath, "/") {
+					continue
+				}
+				if pp := path.Clean(projectPath); pp != cwd && !under(cwd, pp) {
+					continue
+				}
+			}
+			items = append(items, providerItem{spec: scanSpec{root: path.Join(installPath, "skills"),
+				provider: "claude-plugins", providerName: "Claude Code plugins", level: level,
+				namePrefix: id[:at] + ":"}})
+		}
+	}
+	return items
+}
+
+// value returns m[k], or nil when m is nil or k is absent.
+func (m *Map) value(k string) Value {
+	v, _ := m.Get(k)
+	return v
+}

@@ -1,0 +1,219 @@
+package core
+
+import (
+	"math"
+	"path"
+	"slices"
+	"strings"
+)
+
+// scanSpec says how to scan one skills root and how to label what it finds.
+type scanSpec struct {
+	root               string
+	provider           string
+	providerName       string
+	level              string
+	requireDescription bool
+	namePrefix         string // "<plugin>:" for claude-plugins (S20)
+}
+
+// scanOutcome is what scanning one root produced. Warnings are bare
+// messages; the caller decides their prefix and skillPath (S21, S26).
+type scanOutcome struct {
+	skills []Skill
+	// rootWarning is set when the root itself could not be read (S12).
+	rootWarning string
+	// fileWarnings are about single SKILL.md files: [path, message].
+	fileWarnings []Warning
+}
+
+// scanRoot scans one skills root, one level deep (SPEC S10 to S14).
+func scanRoot(fsys FS, spec scanSpec) scanOutcome {
+	var out scanOutcome
+	entries, err := fsys.ReadDir(spec.root)
+	if err != nil {
+		if code := ErrorCode(err); code != ENOENT { // S12
+			out.rootWarning = "Failed to read skills directory: " + spec.root + " (" + code + ")"
+		}
+		return out
+	}
+	// S11: byte order of names, whatever order the host listed them in.
+	slices.SortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
+
+	rootReal := "" // realpath of the root, computed on first need
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name, ".") {
+			continue
+		}
+		dir := path.Join(spec.root, e.Name)
+		linked := false
+		switch e.Type {
+		case TypeDir:
+		case TypeSymlink:
+			// S11: follow the link; broken, looping or file links are skipped silently.
+			if t, err := fsys.Stat(dir); err != nil || t != TypeDir {
+				continue
+			}
+			linked = true
+		default:
+			continue
+		}
+		file := dir + "/SKILL.md"
+		t, err := fsys.Lstat(file)
+		if err != nil {
+			if c := ErrorCode(err); c != ENOENT && c != ENOTDIR {
+				out.fileWarnings = append(out.fileWarnings, Warning{file, "Failed to read skill file: " + file + " (" + c + ")"})
+			}
+			continue
+		}
+		if t == TypeSymlink {
+			if t, err = fsys.Stat(file); err != nil {
+				continue // a dangling or looping SKILL.md link is no skill
+			}
+			linked = true
+		}
+		if t != TypeFile {
+			continue
+		}
+		head, err := readSkillHead(fsys, file)
+		if err != nil {
+			out.fileWarnings = append(out.fileWarnings, Warning{file, "Failed to read skill file: " + file + " (" + ErrorCode(err) + ")"})
+			continue
+		}
+		if head.reject != "" {
+			out.fileWarnings = append(out.fileWarnings, Warning{file, head.reject})
+			continue
+		}
+		if head.empty {
+			continue // S4: an empty file is never a skill
+		}
+		sf := ParseSkillFile(file, head.data)
+		for _, w := range sf.Warnings {
+			out.fileWarnings = append(out.fileWarnings, Warning{file, w})
+		}
+		if sf.Reject != "" {
+			out.fileWarnings = append(out.fileWarnings, Warning{file, sf.Reject})
+			continue
+		}
+		skill, ok := newSkill(e.Name, file, sf.Frontmatter, spec)
+		if !ok {
+			continue
+		}
+		// S25 needs the realpath of every SKILL.md. One realpath per root
+		// serves every skill reached without a symlink (PERF-NOTES).
+		if linked {
+			skill.realpath = realpathOr(fsys, file)
+		} else {
+			if rootReal == "" {
+				rootReal = realpathOr(fsys, spec.root)
+			}
+			skill.realpath = path.Join(rootReal, e.Name, "SKILL.md")
+		}
+		out.skills = append(out.skills, skill)
+	}
+	sortSkills(out.skills)
+	return out
+}
+
+// realpathOr returns the realpath of p, or p itself when realpath fails (S25).
+func realpathOr(fsys FS, p string) string {
+	if r, err := fsys.Realpath(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// newSkill builds the skill object from its frontmatter (S8, S9, S13, S14).
+// ok is false when the skill is disabled or lacks a required description.
+func newSkill(entryName, file string, fm *Map, spec scanSpec) (Skill, bool) {
+	if v, _ := fm.Get("enabled"); v == false { // S9: the boolean only
+		return Skill{}, false
+	}
+	desc, _ := fm.Get("description")
+	if spec.requireDescription && isFalsy(desc) { // S14
+		return Skill{}, false
+	}
+	name := entryName // S13
+	if v, ok := fm.Get("name"); ok {
+		if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
+			name = strings.TrimSpace(s)
+		}
+	}
+	description, _ := desc.(string)
+	s := Skill{
+		Name:         spec.namePrefix + name,
+		Description:  description,
+		FilePath:     file,
+		BaseDir:      path.Dir(file),
+		Source:       spec.provider + ":" + spec.level,
+		Provider:     spec.provider,
+		ProviderName: spec.providerName,
+		Level:        spec.level,
+		SourcePath:   file,
+		Frontmatter:  fm,
+		Contexts:     stringList(fm, "contexts"),
+		Globs:        stringList(fm, "globs"),
+	}
+	aa, ok := fm.Get("alwaysApply")
+	if !ok {
+		aa, ok = fm.Get("always-apply")
+	}
+	if b, isBool := aa.(bool); ok && isBool {
+		s.AlwaysApply = &b
+	}
+	return s, true
+}
+
+// isFalsy is JavaScript truthiness, which is what S14's "missing, null,
+// false, 0 or empty" describes.
+func isFalsy(v Value) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !v
+	case float64:
+		return v == 0 || math.IsNaN(v)
+	case string:
+		return v == ""
+	}
+	return false
+}
+
+// stringList returns fm[key] when it is an array of strings (S8), else nil.
+func stringList(fm *Map, key string) []string {
+	v, ok := fm.Get(key)
+	if !ok {
+		return nil
+	}
+	list, ok := v.([]Value)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// sortSkills applies S15: lower-cased names, then names, then file paths.
+func sortSkills(list []Skill) {
+	slices.SortStableFunc(list, func(a, b Skill) int {
+		return compareS15(a.Name, a.FilePath, b.Name, b.FilePath)
+	})
+}
+
+func compareS15(nameA, fileA, nameB, fileB string) int {
+	if c := strings.Compare(strings.ToLower(nameA), strings.ToLower(nameB)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(nameA, nameB); c != 0 {
+		return c
+	}
+	return strings.Compare(fileA, fileB)
+}
