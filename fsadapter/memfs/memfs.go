@@ -1,0 +1,314 @@
+// Package memfs is an in-memory [core.FS] with files, directories and
+// symbolic links, for tests and for hosts that hold a skill tree in memory.
+//
+// It resolves paths the way Linux does, so that the conformance corpus gives
+// the same results over memfs and over the real OS (package osfs): symlink
+// targets may be relative (to the link's directory) or absolute (to the root
+// of this FS), a ".." in a target is resolved physically (from the directory
+// the walk has reached, not lexically), at most 40 symlinks are followed per
+// call, and every failure carries the code the Linux kernel would give:
+//
+//   - a missing name: ENOENT (also a dangling link, and an empty target)
+//   - a name under a regular file: ENOTDIR
+//   - more than 40 links followed (a loop, or a long chain): ELOOP
+//   - ReadFile of a directory: EISDIR; ReadDir of a file: ENOTDIR
+//   - a path that is not absolute: EINVAL
+//
+// # Building a tree
+//
+// [New] returns an empty FS holding only the root directory "/". [FS.WriteFile],
+// [FS.Mkdir] and [FS.Symlink] add entries, creating missing parent directories.
+// Builder methods resolve the parent directory following symlinks, as the
+// OS would.
+//
+// # Concurrency
+//
+// All methods are safe for concurrent use. Reads share a read lock and never
+// allocate shared state; builders take the write lock.
+//
+// # Ownership
+//
+// WriteFile copies its data. ReadFile and ReadFilePrefix return fresh slices
+// the caller may modify.
+package memfs
+
+import (
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/skilldex/skilldex/core"
+)
+
+// maxSymlinks is Linux's MAXSYMLINKS: the 41st link followed in one
+// resolution fails with ELOOP.
+const maxSymlinks = 40
+
+// FS is an in-memory filesystem. The zero value is not usable; call [New].
+type FS struct {
+	mu   sync.RWMutex
+	root *node
+}
+
+type node struct {
+	typ      core.FileType
+	data     []byte           // TypeFile
+	children map[string]*node // TypeDir
+	target   string           // TypeSymlink
+}
+
+var (
+	_ core.FS           = (*FS)(nil)
+	_ core.PrefixReader = (*FS)(nil)
+)
+
+// New returns an FS holding only an empty root directory.
+func New() *FS {
+	return &FS{root: &node{typ: core.TypeDir, children: map[string]*node{}}}
+}
+
+// WriteFile creates or replaces the regular file at the absolute path p,
+// creating missing parent directories. It copies data.
+func (fsys *FS) WriteFile(p string, data []byte) error {
+	return fsys.add("writeFile", p, &node{typ: core.TypeFile, data: append([]byte{}, data...)})
+}
+
+// Mkdir creates the directory p and any missing parents, like mkdir -p.
+// An existing directory (or a link to one) is not an error.
+func (fsys *FS) Mkdir(p string) error {
+	if !strings.HasPrefix(p, "/") {
+		return &core.PathError{Op: "mkdir", Path: p, Code: core.EINVAL}
+	}
+	fsys.mu.Lock()
+	defer fsys.mu.Unlock()
+	_, err := fsys.mkdirAll("mkdir", p)
+	return err
+}
+
+// Symlink creates a symbolic link at p pointing to target, creating missing
+// parent directories. target is stored as given: a relative target is
+// resolved from p's directory, an absolute one from the root of fsys.
+// Like the OS, it fails with EEXIST when p already exists.
+func (fsys *FS) Symlink(target, p string) error {
+	return fsys.add("symlink", p, &node{typ: core.TypeSymlink, target: target})
+}
+
+// add links n into the tree at the absolute path p.
+func (fsys *FS) add(op, p string, n *node) error {
+	if !strings.HasPrefix(p, "/") || path.Clean(p) == "/" {
+		return &core.PathError{Op: op, Path: p, Code: core.EINVAL}
+	}
+	p = path.Clean(p)
+	fsys.mu.Lock()
+	defer fsys.mu.Unlock()
+	dir, err := fsys.mkdirAll(op, path.Dir(p))
+	if err != nil {
+		return err
+	}
+	name := path.Base(p)
+	if old, ok := dir.children[name]; ok {
+		if n.typ != core.TypeFile || old.typ != core.TypeFile {
+			return &core.PathError{Op: op, Path: p, Code: "EEXIST"}
+		}
+	}
+	dir.children[name] = n
+	return nil
+}
+
+// mkdirAll returns the directory at p, creating it and its parents.
+// The caller holds the write lock.
+func (fsys *FS) mkdirAll(op, p string) (*node, error) {
+	n, _, code := fsys.resolve(p, true)
+	switch code {
+	case "":
+		if n.typ != core.TypeDir {
+			return nil, &core.PathError{Op: op, Path: p, Code: "EEXIST"}
+		}
+		return n, nil
+	case core.ENOENT:
+		if p == "/" {
+			return fsys.root, nil
+		}
+		parent, err := fsys.mkdirAll(op, path.Dir(p))
+		if err != nil {
+			return nil, err
+		}
+		name := path.Base(p)
+		if _, ok := parent.children[name]; ok {
+			// A dangling link is in the way.
+			return nil, &core.PathError{Op: op, Path: p, Code: "EEXIST"}
+		}
+		d := &node{typ: core.TypeDir, children: map[string]*node{}}
+		parent.children[name] = d
+		return d, nil
+	}
+	return nil, &core.PathError{Op: op, Path: p, Code: code}
+}
+
+// resolve walks the absolute path p from the root, following symlinks in
+// every component and, when followLast is set, in the last one too. It
+// returns the node, its real path, or a POSIX code. The caller holds a lock.
+func (fsys *FS) resolve(p string, followLast bool) (*node, string, string) {
+	if !strings.HasPrefix(p, "/") {
+		return nil, "", core.EINVAL
+	}
+	// dirs holds the directories from the root to the current one and
+	// names their names (dirs[0] is the root, which has none).
+	dirs := []*node{fsys.root}
+	var names []string
+	// todo holds the components still to walk, the next one last.
+	todo := pushComponents(nil, p)
+	links := 0
+	for len(todo) > 0 {
+		name := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		dir := dirs[len(dirs)-1]
+		if dir.typ != core.TypeDir {
+			return nil, "", core.ENOTDIR
+		}
+		switch name {
+		case ".":
+			continue
+		case "..":
+			if len(dirs) > 1 {
+				dirs = dirs[:len(dirs)-1]
+				names = names[:len(names)-1]
+			}
+			continue
+		}
+		child, ok := dir.children[name]
+		if !ok {
+			return nil, "", core.ENOENT
+		}
+		last := len(todo) == 0
+		if child.typ == core.TypeSymlink && (followLast || !last) {
+			links++
+			if links > maxSymlinks {
+				return nil, "", core.ELOOP
+			}
+			if child.target == "" {
+				return nil, "", core.ENOENT
+			}
+			if child.target[0] == '/' {
+				dirs = dirs[:1]
+				names = names[:0]
+			}
+			todo = pushComponents(todo, child.target)
+			continue
+		}
+		dirs = append(dirs, child)
+		names = append(names, name)
+	}
+	return dirs[len(dirs)-1], "/" + strings.Join(names, "/"), ""
+}
+
+// pushComponents pushes the slash-separated components of p onto todo so
+// that the first component is popped first. A trailing slash becomes a "."
+// component, which (as on Linux) requires what precedes it to be a
+// directory.
+func pushComponents(todo []string, p string) []string {
+	if strings.HasSuffix(p, "/") && strings.Trim(p, "/") != "" {
+		todo = append(todo, ".")
+	}
+	for p != "" {
+		p = strings.TrimRight(p, "/")
+		i := strings.LastIndexByte(p, '/')
+		if p[i+1:] != "" {
+			todo = append(todo, p[i+1:])
+		}
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return todo
+}
+
+func (fsys *FS) lookup(op, p string, followLast bool) (*node, string, error) {
+	fsys.mu.RLock()
+	n, real, code := fsys.resolve(p, followLast)
+	fsys.mu.RUnlock()
+	if code != "" {
+		return nil, "", &core.PathError{Op: op, Path: p, Code: code}
+	}
+	return n, real, nil
+}
+
+// ReadDir lists the directory p (following symlinks), in name order, typing
+// each entry with lstat semantics.
+func (fsys *FS) ReadDir(p string) ([]core.DirEntry, error) {
+	fsys.mu.RLock()
+	defer fsys.mu.RUnlock()
+	n, _, code := fsys.resolve(p, true)
+	if code == "" && n.typ != core.TypeDir {
+		code = core.ENOTDIR
+	}
+	if code != "" {
+		return nil, &core.PathError{Op: "readDir", Path: p, Code: code}
+	}
+	out := make([]core.DirEntry, 0, len(n.children))
+	for name, c := range n.children {
+		out = append(out, core.DirEntry{Name: name, Type: c.typ})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Stat reports the type of p, following symlinks.
+func (fsys *FS) Stat(p string) (core.FileType, error) {
+	n, _, err := fsys.lookup("stat", p, true)
+	if err != nil {
+		return core.TypeOther, err
+	}
+	return n.typ, nil
+}
+
+// Lstat reports the type of p without following a symlink in its last
+// component.
+func (fsys *FS) Lstat(p string) (core.FileType, error) {
+	n, _, err := fsys.lookup("lstat", p, false)
+	if err != nil {
+		return core.TypeOther, err
+	}
+	return n.typ, nil
+}
+
+// ReadFile returns a copy of the contents of the file p.
+func (fsys *FS) ReadFile(p string) ([]byte, error) {
+	data, _, err := fsys.readFile("readFile", p, -1)
+	return data, err
+}
+
+// ReadFilePrefix returns a copy of at most n bytes of the file p, and
+// whether that is the whole file.
+func (fsys *FS) ReadFilePrefix(p string, n int) ([]byte, bool, error) {
+	if n < 0 {
+		return nil, false, &core.PathError{Op: "readFile", Path: p, Code: core.EINVAL}
+	}
+	return fsys.readFile("readFile", p, n)
+}
+
+func (fsys *FS) readFile(op, p string, n int) ([]byte, bool, error) {
+	fsys.mu.RLock()
+	defer fsys.mu.RUnlock()
+	f, _, code := fsys.resolve(p, true)
+	if code == "" && f.typ == core.TypeDir {
+		code = core.EISDIR
+	}
+	if code != "" {
+		return nil, false, &core.PathError{Op: op, Path: p, Code: code}
+	}
+	data := f.data
+	complete := true
+	if n >= 0 && n < len(data) {
+		data, complete = data[:n], false
+	}
+	return append([]byte{}, data...), complete, nil
+}
+
+// Realpath returns the absolute path of p with every symlink resolved.
+func (fsys *FS) Realpath(p string) (string, error) {
+	_, real, err := fsys.lookup("realpath", p, true)
+	return real, err
+}

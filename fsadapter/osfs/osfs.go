@@ -1,0 +1,297 @@
+// Package osfs is the [core.FS] of the real operating system.
+//
+// [New] serves the whole filesystem: the engine's absolute slash paths are
+// the host's paths. [Dir] serves a subtree as if it were the whole
+// filesystem: the engine's "/home/u" is root+"/home/u", and [FS.Realpath]
+// strips root back off, so the engine only ever sees virtual paths. This is
+// how the conformance corpus runs over a tree written to a temporary
+// directory.
+//
+// # Errors
+//
+// Every error is a [*core.PathError] whose Op is the [core.FS] method
+// ("readDir", "stat", "lstat", "readFile", "realpath"), whose Path is the
+// path the engine passed (never the host path) and whose Code is the POSIX
+// name of the OS error ("ENOENT", "ENOTDIR", "EISDIR", "EACCES", "ELOOP",
+// "EIO", ...). An error the OS reports without an errno is "EIO", except a
+// symlink loop, which is always "ELOOP". A path that is not absolute is
+// "EINVAL".
+//
+// # Dir and symlinks
+//
+// Dir does not emulate chroot: the OS follows symlinks, so an absolute link
+// target must already name the host path (the corpus writes a case's
+// "/shared/x" as root+"/shared/x"), and a link may lead outside root. Stat,
+// ReadDir and ReadFile then see the outside target. Realpath cannot name it
+// as a virtual path, so it fails with ENOENT, as for a dangling link: to the
+// engine, a place outside the tree does not exist (and S11 skips it
+// silently).
+//
+// # Realpath
+//
+// On Linux, Realpath opens the path with O_PATH and reads the kernel's name
+// for the descriptor from /proc/self/fd: three system calls whatever the
+// depth, with the kernel's own symlink rules (40 links at most). Where
+// /proc is not mounted, and on other systems, it uses
+// [filepath.EvalSymlinks].
+package osfs
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/skilldex/skilldex/core"
+)
+
+// FS is a [core.FS] over the host filesystem, optionally rooted at a
+// directory. It holds no open files and no caches; it is safe for
+// concurrent use.
+type FS struct {
+	root     string // host directory for "/"; "" for the whole filesystem
+	rootReal string // root with its symlinks resolved; "" for New
+}
+
+var (
+	_ core.FS           = (*FS)(nil)
+	_ core.PrefixReader = (*FS)(nil)
+)
+
+// New returns the FS of the whole host filesystem.
+func New() *FS { return &FS{} }
+
+// Dir returns an FS that serves the host directory root as "/". root must
+// exist; it is made absolute and its own symlinks are resolved once, here.
+func Dir(root string) (*FS, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	real, err := realpath(abs)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "osfs.Dir", Path: root, Err: syscall.ENOTDIR}
+	}
+	if real == string(filepath.Separator) {
+		return &FS{}, nil
+	}
+	return &FS{root: real, rootReal: real}, nil
+}
+
+// host returns the host path for the engine path p, or an error for a
+// path that is not absolute.
+func (f *FS) host(op, p string) (string, error) {
+	if !strings.HasPrefix(p, "/") {
+		return "", &core.PathError{Op: op, Path: p, Code: core.EINVAL}
+	}
+	if f.root == "" {
+		return filepath.FromSlash(p), nil
+	}
+	// Cleaning keeps a ".." in p from climbing out of root.
+	return f.root + filepath.FromSlash(filepath.Clean(p)), nil
+}
+
+// ReadDir lists the directory p, following symlinks to reach it, with each
+// entry typed by lstat semantics. Entries are in the order the OS lists
+// them.
+func (f *FS) ReadDir(p string) ([]core.DirEntry, error) {
+	h, err := f.host("readDir", p)
+	if err != nil {
+		return nil, err
+	}
+	d, err := os.Open(h)
+	if err != nil {
+		return nil, wrap("readDir", p, err)
+	}
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	if err != nil {
+		return nil, wrap("readDir", p, err)
+	}
+	out := make([]core.DirEntry, len(ents))
+	for i, e := range ents {
+		out[i] = core.DirEntry{Name: e.Name(), Type: fileType(e.Type())}
+	}
+	return out, nil
+}
+
+// Stat reports the type of p, following symlinks.
+func (f *FS) Stat(p string) (core.FileType, error) {
+	h, err := f.host("stat", p)
+	if err != nil {
+		return core.TypeOther, err
+	}
+	fi, err := os.Stat(h)
+	if err != nil {
+		return core.TypeOther, wrap("stat", p, err)
+	}
+	return fileType(fi.Mode()), nil
+}
+
+// Lstat reports the type of p without following a final symlink.
+func (f *FS) Lstat(p string) (core.FileType, error) {
+	h, err := f.host("lstat", p)
+	if err != nil {
+		return core.TypeOther, err
+	}
+	fi, err := os.Lstat(h)
+	if err != nil {
+		return core.TypeOther, wrap("lstat", p, err)
+	}
+	return fileType(fi.Mode()), nil
+}
+
+// ReadFile returns the contents of the file p in a new slice the caller
+// owns. A directory gives EISDIR.
+func (f *FS) ReadFile(p string) ([]byte, error) {
+	h, err := f.host("readFile", p)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(h)
+	if err != nil {
+		return nil, wrap("readFile", p, err)
+	}
+	return data, nil
+}
+
+// ReadFilePrefix returns at most n bytes of the file p and whether they are
+// the whole file. It opens the file and reads no more than n+1 bytes.
+func (f *FS) ReadFilePrefix(p string, n int) ([]byte, bool, error) {
+	h, err := f.host("readFile", p)
+	if err != nil {
+		return nil, false, err
+	}
+	if n < 0 {
+		return nil, false, &core.PathError{Op: "readFile", Path: p, Code: core.EINVAL}
+	}
+	file, err := os.Open(h)
+	if err != nil {
+		return nil, false, wrap("readFile", p, err)
+	}
+	defer file.Close()
+	// Read n+1 bytes: getting the extra one proves the file is longer.
+	// Start small, since a skill file is usually much shorter than n.
+	buf := make([]byte, min(n+1, 8192))
+	got := 0
+	for {
+		if got == len(buf) {
+			if got > n {
+				return buf[:n:n], false, nil
+			}
+			buf = append(buf, make([]byte, min(len(buf), n+1-len(buf)))...)
+		}
+		m, err := file.Read(buf[got:])
+		got += m
+		if err == io.EOF {
+			return buf[:got:got], true, nil
+		}
+		if err != nil {
+			return nil, false, wrap("readFile", p, err)
+		}
+	}
+}
+
+// Realpath returns p with every symlink resolved. With [Dir], the result
+// is a virtual path under "/"; a target outside root gives ENOENT.
+func (f *FS) Realpath(p string) (string, error) {
+	h, err := f.host("realpath", p)
+	if err != nil {
+		return "", err
+	}
+	real, err := realpath(h)
+	if err != nil {
+		return "", wrap("realpath", p, err)
+	}
+	real = filepath.ToSlash(real)
+	if f.root == "" {
+		return real, nil
+	}
+	root := filepath.ToSlash(f.rootReal)
+	switch {
+	case real == root:
+		return "/", nil
+	case strings.HasPrefix(real, root) && real[len(root)] == '/':
+		return real[len(root):], nil
+	}
+	return "", &core.PathError{Op: "realpath", Path: p, Code: core.ENOENT}
+}
+
+// evalSymlinks is the portable realpath: filepath.EvalSymlinks, whose
+// result is already absolute for an absolute input.
+func evalSymlinks(h string) (string, error) {
+	return filepath.EvalSymlinks(h)
+}
+
+// fileType maps an fs.FileMode's type bits to a core.FileType.
+func fileType(m fs.FileMode) core.FileType {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return core.TypeSymlink
+	case m.IsDir():
+		return core.TypeDir
+	case m.IsRegular():
+		return core.TypeFile
+	}
+	return core.TypeOther
+}
+
+// wrap turns an OS error into a *core.PathError for the engine path p.
+func wrap(op, p string, err error) error {
+	return &core.PathError{Op: op, Path: p, Code: Code(err)}
+}
+
+// errnoNames are the errno values Code names. Others become EIO.
+var errnoNames = map[syscall.Errno]string{
+	syscall.ENOENT:       core.ENOENT,
+	syscall.ENOTDIR:      core.ENOTDIR,
+	syscall.EISDIR:       core.EISDIR,
+	syscall.EACCES:       core.EACCES,
+	syscall.EPERM:        "EPERM",
+	syscall.ELOOP:        core.ELOOP,
+	syscall.EIO:          core.EIO,
+	syscall.EINVAL:       core.EINVAL,
+	syscall.EFBIG:        core.EFBIG,
+	syscall.ENAMETOOLONG: "ENAMETOOLONG",
+	syscall.EMFILE:       "EMFILE",
+	syscall.ENFILE:       "ENFILE",
+	syscall.ENOMEM:       "ENOMEM",
+	syscall.EBUSY:        "EBUSY",
+	syscall.EEXIST:       "EEXIST",
+}
+
+// Code returns the POSIX name of the OS error err: the name of its
+// syscall.Errno when it has one ("ENOENT", "EACCES", ...), "ELOOP" for
+// filepath.EvalSymlinks' "too many links", "ENOENT" or "EACCES" for errors
+// that only say fs.ErrNotExist or fs.ErrPermission, else "EIO".
+func Code(err error) string {
+	if err == nil {
+		return ""
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		if name, ok := errnoNames[errno]; ok {
+			return name
+		}
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return core.ENOENT
+	case errors.Is(err, fs.ErrPermission):
+		return core.EACCES
+	case strings.Contains(err.Error(), "too many links"):
+		// filepath.EvalSymlinks reports a loop with errors.New.
+		return core.ELOOP
+	}
+	return core.EIO
+}
