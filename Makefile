@@ -2,7 +2,7 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo fmt vet purity test-go
+.PHONY: test demo fmt vet purity test-go build wasm
 
 ## test: everything CI runs (format, vet, purity, all test suites)
 test: fmt vet purity test-go
@@ -27,3 +27,15 @@ purity:
 
 test-go:
 	$(GO) test ./...
+
+# The wasm module (wasm/ABI.md#the-module): a GOOS=wasip1 reactor, built
+# reproducibly, copied where the JS package loads it.
+WASM_FLAGS = -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-s -w -buildid="
+
+## build: build/skilldex.wasm and js/skilldex.wasm (what the npm package ships)
+build: wasm
+wasm:
+	@mkdir -p build
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/skilldex.wasm ./wasm
+	@cp build/skilldex.wasm js/skilldex.wasm
+	@echo "build/skilldex.wasm: $$(wc -c < build/skilldex.wasm) bytes, sha256 $$(sha256sum build/skilldex.wasm | cut -d' ' -f1)"

@@ -1,0 +1,272 @@
+//go:build wasip1
+
+package hostfs
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/wasm/abi"
+)
+
+// The imports of module abi.HostModule. The names must be literals; the
+// test in wasm/abi checks them against the constants. See ABI.md#imports.
+
+// hostReadDir lists the directory at path into buf (ABI.md#read_dir).
+//
+// # Parameters
+//
+//   - path, pathLen: the absolute, clean, slash-separated path (UTF-8 bytes)
+//   - buf, bufCap: where the packed entries go (abi.DirEntryHeader layout)
+//   - outLen: set to the bytes written, or the bytes needed with BufferTooSmall
+//
+// Result: OK, BufferTooSmall, or a failure errno (ENOENT, ENOTDIR, EACCES,
+// ELOOP, EIO, ...).
+//
+//go:wasmimport skilldex_host_v1 read_dir
+func hostReadDir(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
+
+// hostStat writes the type of path, following symlinks, to *outType
+// (ABI.md#stat). Result: OK or a failure errno (ENOENT, ENOTDIR, ELOOP, ...).
+//
+//go:wasmimport skilldex_host_v1 stat
+func hostStat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
+
+// hostLstat is hostStat without following a final symlink (ABI.md#lstat).
+//
+//go:wasmimport skilldex_host_v1 lstat
+func hostLstat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
+
+// hostReadFile writes the first min(size, bufCap) bytes of the file at path
+// into buf (ABI.md#read_file). OK: *outLen is the file's size, all of it
+// written. BufferTooSmall: the file has more than bufCap bytes, the first
+// bufCap are written, and *outLen is the size (at least bufCap+1).
+// Failures: ENOENT, EISDIR, EACCES, ELOOP, EIO, ...
+//
+//go:wasmimport skilldex_host_v1 read_file
+func hostReadFile(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
+
+// hostRealpath writes the canonical path of path (absolute, no symlinks, no
+// . or ..) into buf (ABI.md#realpath). OK: *outLen is its length.
+// BufferTooSmall: *outLen is the length needed. Failures: ENOENT, ELOOP, ...
+//
+//go:wasmimport skilldex_host_v1 realpath
+func hostRealpath(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
+
+// FS is a [core.FS] and [core.PrefixReader] over the host imports. The zero
+// value is ready to use.
+type FS struct {
+	mu      sync.Mutex
+	scratch []byte // read_dir and realpath results; grows, never shrinks below scratchSize
+	outLen  uint32
+	outType uint32
+}
+
+// scratchSize is the initial scratch buffer: about 2000 directory entries.
+const scratchSize = 64 << 10
+
+var (
+	_ core.FS           = (*FS)(nil)
+	_ core.PrefixReader = (*FS)(nil)
+)
+
+// New returns an FS over the host imports.
+func New() *FS { return &FS{} }
+
+func strPtr(s string) unsafe.Pointer { return unsafe.Pointer(unsafe.StringData(s)) }
+
+func bufPtr(b []byte) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(b)) }
+
+func fail(op, path string, e abi.Errno) error {
+	return &core.PathError{Op: op, Path: path, Code: abi.CodeOf(e)}
+}
+
+// violation reports a host that broke the ABI. It panics: the export
+// recovers it into an INTERNAL error reply.
+func violation(op, path, what string) {
+	panic("hostfs: host broke the ABI in " + op + " " + path + ": " + what)
+}
+
+// grow returns the size of the next buffer after BufferTooSmall: at least
+// needed, at least twice the last one; 0 when that would exceed MaxResult.
+func grow(last int, needed uint32) int {
+	n := 2 * last
+	if int(needed) > n {
+		n = int(needed)
+	}
+	if n > abi.MaxResult {
+		return 0
+	}
+	return n
+}
+
+// call5 runs one of the (path, buf, cap, &outLen) imports into f.scratch,
+// growing it on BufferTooSmall. It returns the filled part of the scratch.
+func (f *FS) call5(op, path string, imp func(unsafe.Pointer, uint32, unsafe.Pointer, uint32, *uint32) uint32) ([]byte, error) {
+	if f.scratch == nil {
+		f.scratch = make([]byte, scratchSize)
+	}
+	for {
+		f.outLen = 0
+		e := imp(strPtr(path), uint32(len(path)), bufPtr(f.scratch), uint32(len(f.scratch)), &f.outLen)
+		switch e {
+		case abi.OK:
+			if int(f.outLen) > len(f.scratch) {
+				violation(op, path, "out_len exceeds buf_cap")
+			}
+			return f.scratch[:f.outLen], nil
+		case abi.BufferTooSmall:
+			if int(f.outLen) <= len(f.scratch) {
+				violation(op, path, "BufferTooSmall with out_len <= buf_cap")
+			}
+			n := grow(len(f.scratch), f.outLen)
+			if n == 0 {
+				return nil, fail(op, path, abi.EFBIG)
+			}
+			f.scratch = make([]byte, n)
+		default:
+			return nil, fail(op, path, e)
+		}
+	}
+}
+
+// ReadDir lists a directory; entries are typed with lstat semantics.
+func (f *FS) ReadDir(path string) ([]core.DirEntry, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b, err := f.call5("readDir", path, hostReadDir)
+	if err != nil {
+		return nil, err
+	}
+	// Count first, so the result is allocated once.
+	count := 0
+	for i := 0; i < len(b); count++ {
+		if len(b)-i < abi.DirEntryHeader {
+			violation("readDir", path, "truncated entry header")
+		}
+		n := int(b[i+1]) | int(b[i+2])<<8 | int(b[i+3])<<16 | int(b[i+4])<<24
+		i += abi.DirEntryHeader
+		if n < 0 || n > len(b)-i {
+			violation("readDir", path, "entry name past out_len")
+		}
+		i += n
+	}
+	entries := make([]core.DirEntry, 0, count)
+	for i := 0; i < len(b); {
+		t := b[i]
+		n := int(b[i+1]) | int(b[i+2])<<8 | int(b[i+3])<<16 | int(b[i+4])<<24
+		i += abi.DirEntryHeader
+		typ := core.TypeOther
+		if uint32(t) <= abi.TypeSymlink {
+			typ = core.FileType(t)
+		}
+		entries = append(entries, core.DirEntry{Name: string(b[i : i+n]), Type: typ})
+		i += n
+	}
+	return entries, nil
+}
+
+func (f *FS) stat(op, path string, imp func(unsafe.Pointer, uint32, *uint32) uint32) (core.FileType, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.outType = 0
+	if e := imp(strPtr(path), uint32(len(path)), &f.outType); e != abi.OK {
+		if e == abi.BufferTooSmall {
+			violation(op, path, "BufferTooSmall from a stat")
+		}
+		return core.TypeOther, fail(op, path, e)
+	}
+	if f.outType > abi.TypeSymlink {
+		return core.TypeOther, nil
+	}
+	return core.FileType(f.outType), nil
+}
+
+// Stat returns the type of path, following symlinks.
+func (f *FS) Stat(path string) (core.FileType, error) { return f.stat("stat", path, hostStat) }
+
+// Lstat returns the type of path, not following a final symlink.
+func (f *FS) Lstat(path string) (core.FileType, error) { return f.stat("lstat", path, hostLstat) }
+
+// Realpath returns the canonical form of path.
+func (f *FS) Realpath(path string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b, err := f.call5("realpath", path, hostRealpath)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// readInto reads the start of a file into buf. It returns the bytes
+// written and, when the file is larger than buf, complete == false and the
+// file's size as the host reported it.
+func (f *FS) readInto(path string, buf []byte) (n int, size uint32, complete bool, err error) {
+	f.outLen = 0
+	e := hostReadFile(strPtr(path), uint32(len(path)), bufPtr(buf), uint32(len(buf)), &f.outLen)
+	switch e {
+	case abi.OK:
+		if int(f.outLen) > len(buf) {
+			violation("readFile", path, "out_len exceeds buf_cap")
+		}
+		return int(f.outLen), f.outLen, true, nil
+	case abi.BufferTooSmall:
+		if int(f.outLen) <= len(buf) {
+			violation("readFile", path, "BufferTooSmall with out_len <= buf_cap")
+		}
+		return len(buf), f.outLen, false, nil
+	}
+	return 0, 0, false, fail("readFile", path, e)
+}
+
+// ReadFile returns the whole content of a file, in a slice the caller owns.
+func (f *FS) ReadFile(path string) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.scratch == nil {
+		f.scratch = make([]byte, scratchSize)
+	}
+	// Most files fit the scratch buffer: one round trip and one copy.
+	n, size, complete, err := f.readInto(path, f.scratch)
+	if err != nil {
+		return nil, err
+	}
+	if complete {
+		return append([]byte(nil), f.scratch[:n]...), nil
+	}
+	last := len(f.scratch)
+	for {
+		c := grow(last, size)
+		if c == 0 {
+			return nil, fail("readFile", path, abi.EFBIG)
+		}
+		buf := make([]byte, c)
+		n, size, complete, err = f.readInto(path, buf)
+		if err != nil {
+			return nil, err
+		}
+		if complete {
+			return buf[:n:n], nil
+		}
+		last = c // the file grew between the two reads
+	}
+}
+
+// ReadFilePrefix reads at most n bytes of a file in one round trip;
+// complete reports whether they are the whole file. The slice is the
+// caller's.
+func (f *FS) ReadFilePrefix(path string, n int) ([]byte, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n < 0 {
+		n = 0
+	}
+	buf := make([]byte, n)
+	m, _, complete, err := f.readInto(path, buf)
+	if err != nil {
+		return nil, false, err
+	}
+	return buf[:m:m], complete, nil
+}

@@ -1,0 +1,185 @@
+package abi_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/skilldex/skilldex/wasm/abi"
+	"github.com/skilldex/skilldex/wasm/abi/abitest"
+)
+
+var update = flag.Bool("update", false, "rewrite wasm/testdata/abi.golden")
+
+const root = "../.."
+
+var (
+	imports = []string{abi.ImportReadDir, abi.ImportStat, abi.ImportLstat, abi.ImportReadFile, abi.ImportRealpath}
+	exports = []string{abi.ExportVersion, abi.ExportAlloc, abi.ExportCall}
+)
+
+func read(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// directives returns the //go:<kind> lines of a Go file: module and name
+// for wasmimport, name for wasmexport.
+func directives(src, kind string) [][]string {
+	var out [][]string
+	for _, m := range regexp.MustCompile(`(?m)^//go:`+kind+` (.*)$`).FindAllStringSubmatch(src, -1) {
+		out = append(out, strings.Fields(m[1]))
+	}
+	return out
+}
+
+// The //go:wasmimport directives of the guest use exactly the ABI's names.
+func TestABI_importDirectives(t *testing.T) {
+	var got []string
+	for _, d := range directives(read(t, "fsadapter/hostfs/hostfs.go"), "wasmimport") {
+		if len(d) != 2 || d[0] != abi.HostModule {
+			t.Errorf("wasmimport %v: want module %s", d, abi.HostModule)
+			continue
+		}
+		got = append(got, d[1])
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(imports))
+	if !slices.Equal(got, want) {
+		t.Errorf("wasmimport names = %v, want %v", got, want)
+	}
+}
+
+func TestABI_exportDirectives(t *testing.T) {
+	var got []string
+	for _, d := range directives(read(t, "wasm/main.go"), "wasmexport") {
+		got = append(got, d...)
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(exports))
+	if !slices.Equal(got, want) {
+		t.Errorf("wasmexport names = %v, want %v", got, want)
+	}
+}
+
+// ABI.md documents every name, errno and type of package abi.
+func TestABI_documented(t *testing.T) {
+	doc := read(t, "wasm/ABI.md")
+	for _, name := range append(append([]string{abi.HostModule, abi.WASIModule, abi.ExportInitialize}, imports...), exports...) {
+		if !strings.Contains(doc, "`"+name+"`") {
+			t.Errorf("ABI.md does not mention `%s`", name)
+		}
+		if !strings.Contains(doc, "### "+name+"\n") && name != abi.HostModule && name != abi.WASIModule && name != abi.ExportInitialize {
+			t.Errorf("ABI.md has no section ### %s", name)
+		}
+	}
+	for e, name := range abi.ErrnoNames {
+		row := "| " + strconv.Itoa(int(e)) + " | `" + name + "` |"
+		if !strings.Contains(doc, row) {
+			t.Errorf("ABI.md errno table lacks %q", row)
+		}
+		if abi.CodeOf(e) != name || abi.ErrnoOf(name) != e {
+			t.Errorf("CodeOf/ErrnoOf disagree with ErrnoNames for %d %s", e, name)
+		}
+	}
+	for _, row := range []string{
+		"| 0 | `OK` |",
+		"| " + strconv.Itoa(int(abi.BufferTooSmall)) + " | `BufferTooSmall` |",
+		"ABI, version " + strconv.Itoa(abi.Version),
+	} {
+		if !strings.Contains(doc, row) {
+			t.Errorf("ABI.md lacks %q", row)
+		}
+	}
+	if abi.HostModule != "skilldex_host_v"+strconv.Itoa(abi.Version) {
+		t.Errorf("HostModule %s does not carry Version %d", abi.HostModule, abi.Version)
+	}
+	for typ, word := range map[uint32]string{abi.TypeOther: "other", abi.TypeFile: "regular file", abi.TypeDir: "directory", abi.TypeSymlink: "symbolic link"} {
+		if !strings.Contains(doc, "| "+strconv.Itoa(int(typ))+" | "+word) {
+			t.Errorf("ABI.md type table lacks %d %s", typ, word)
+		}
+	}
+}
+
+func TestABI_codes(t *testing.T) {
+	for _, tc := range []struct {
+		e    abi.Errno
+		code string
+	}{
+		{abi.OK, "EIO"}, {abi.ENOENT, "ENOENT"}, {abi.EPERM, "EPERM"},
+		{abi.BufferTooSmall, "EIO"}, {11, "EIO"}, {1 << 31, "EIO"},
+	} {
+		if got := abi.CodeOf(tc.e); got != tc.code {
+			t.Errorf("CodeOf(%d) = %s, want %s", tc.e, got, tc.code)
+		}
+	}
+	if abi.ErrnoOf("EWHATEVER") != abi.EIO {
+		t.Error("ErrnoOf(unknown) is not EIO")
+	}
+}
+
+// The module's imports and exports, with signatures, equal
+// wasm/testdata/abi.golden; and the golden file's skilldex entries are
+// exactly those of package abi. Builds the module.
+func TestABI_golden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the wasm module; skipped with -short")
+	}
+	out := filepath.Join(t.TempDir(), "skilldex.wasm")
+	if err := abitest.Build(root, out); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := abitest.Signatures(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(filepath.Join(root, abitest.GoldenPath), abitest.FormatGolden(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := abitest.ReadGolden(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := abitest.Diff(want, got); d != "" {
+		t.Errorf("module differs from %s (- golden, + module); if intended, run go test ./wasm/abi -run TestABI_golden -update and update ABI.md:\n%s", abitest.GoldenPath, d)
+	}
+	var names []string
+	for _, l := range want {
+		f := strings.Fields(l)
+		switch {
+		case f[0] == "import" && f[1] == abi.HostModule:
+			names = append(names, "import "+f[2])
+		case f[0] == "import" && f[1] != abi.WASIModule:
+			t.Errorf("golden imports from unknown module: %s", l)
+		case f[0] == "export":
+			names = append(names, "export "+f[1])
+		}
+	}
+	var wantNames []string
+	for _, n := range imports {
+		wantNames = append(wantNames, "import "+n)
+	}
+	for _, n := range append(exports, abi.ExportInitialize, abi.ExportMemory) {
+		wantNames = append(wantNames, "export "+n)
+	}
+	slices.Sort(names)
+	slices.Sort(wantNames)
+	if !slices.Equal(names, wantNames) {
+		t.Errorf("golden skilldex names = %v, want %v", names, wantNames)
+	}
+}

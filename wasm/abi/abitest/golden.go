@@ -1,0 +1,87 @@
+package abitest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// GoldenPath is the golden file, relative to the repository root.
+const GoldenPath = "wasm/testdata/abi.golden"
+
+// BuildFlags are the go build arguments of the module (ABI.md#the-module),
+// without -o and the package.
+var BuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid="}
+
+// Build compiles the module from the repository at root into out with the
+// go command found on PATH, exactly as `make build` does.
+func Build(root, out string) error {
+	args := append(append([]string{}, BuildFlags...), "-o", out, "./wasm")
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, b)
+	}
+	return nil
+}
+
+// ReadGolden reads the golden file's lines, without blank lines and
+// # comments.
+func ReadGolden(root string) ([]string, error) {
+	b, err := os.ReadFile(filepath.Join(root, GoldenPath))
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	return lines, nil
+}
+
+// Header is the comment the golden file starts with.
+const Header = "# The skilldex module's imports and exports (wasm/ABI.md#versioning).\n" +
+	"# Regenerate with: go test ./wasm/abi -run TestABI_golden -update\n"
+
+// FormatGolden returns the golden file's content for these lines.
+func FormatGolden(lines []string) []byte {
+	var b bytes.Buffer
+	b.WriteString(Header)
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// Diff describes how got differs from want ("" when equal): the lines only
+// one of them has.
+func Diff(want, got []string) string {
+	in := func(list []string) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range list {
+			m[l] = true
+		}
+		return m
+	}
+	w, g := in(want), in(got)
+	var b strings.Builder
+	for _, l := range want {
+		if !g[l] {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	for _, l := range got {
+		if !w[l] {
+			b.WriteString("+ " + l + "\n")
+		}
+	}
+	return b.String()
+}

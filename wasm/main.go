@@ -1,0 +1,112 @@
+//go:build wasip1
+
+// Command wasm is the skilldex WebAssembly module: a GOOS=wasip1 reactor
+// (built with -buildmode=c-shared) that exposes the whole core API through
+// three exports and reads files through the host imports of
+// fsadapter/hostfs.
+//
+// Build it with `make build` (build/skilldex.wasm, copied to
+// js/skilldex.wasm):
+//
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath \
+//		-buildvcs=false -ldflags="-s -w -buildid=" -o build/skilldex.wasm ./wasm
+//
+// The ABI is specified in ABI.md beside this file; the wire names are the
+// constants of package [github.com/skilldex/skilldex/wasm/abi].
+package main
+
+import (
+	"unsafe"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/fsadapter/hostfs"
+	"github.com/skilldex/skilldex/wasm/abi"
+)
+
+var (
+	fsys = hostfs.New()
+
+	// request is the buffer skilldex_alloc hands out; response holds the
+	// last reply. Both are module-owned and reused from call to call.
+	request  []byte
+	response []byte
+	reentry  []byte // the reply to a refused re-entrant call
+
+	// busy is set during skilldex_call, to refuse re-entry from a host import.
+	busy bool
+)
+
+// keepBuffer is the largest buffer kept between calls; a larger one is
+// dropped at the next call so that one huge request or reply does not pin
+// its memory for the life of the instance.
+const keepBuffer = 1 << 20
+
+func main() {}
+
+// abiVersion is skilldex_abi_version (ABI.md#skilldex_abi_version).
+//
+//go:wasmexport skilldex_abi_version
+func abiVersion() int32 { return abi.Version }
+
+// alloc is skilldex_alloc (ABI.md#skilldex_alloc): it returns the module's
+// request buffer, at least size bytes long, or 0 when size is over
+// abi.MaxRequest. The buffer is the module's; it stays valid until the next
+// call of any export.
+//
+//go:wasmexport skilldex_alloc
+func alloc(size uint32) unsafe.Pointer {
+	if size > abi.MaxRequest {
+		return nil
+	}
+	if uint32(cap(request)) < size || request == nil {
+		request = make([]byte, max(int(size), 4096))
+	}
+	request = request[:cap(request)]
+	return unsafe.Pointer(unsafe.SliceData(request))
+}
+
+// call is skilldex_call (ABI.md#skilldex_call): it runs the JSON request of
+// n bytes at req and returns the JSON reply, packed as ptr<<32 | len. The
+// reply lives in the module's response buffer until the next call of any
+// export. It never fails: every failure, including a panic, is an
+// {"error":{"code","message"}} reply.
+//
+//go:wasmexport skilldex_call
+func call(req unsafe.Pointer, n uint32) uint64 {
+	if busy {
+		// A host import called back into the module. The outer call
+		// still owns response, so answer from a fresh buffer.
+		reentry = (&core.Error{Code: core.CodeInternal, Message: "skilldex_call re-entered from a host import"}).AppendJSON(reentry[:0])
+		return pack(reentry)
+	}
+	busy = true
+	defer func() { busy = false }()
+	if cap(response) > keepBuffer {
+		response = nil
+	}
+	var in []byte
+	if n > 0 && req != nil {
+		in = unsafe.Slice((*byte)(req), n)
+	}
+	response = run(response[:0], in)
+	if cap(request) > keepBuffer {
+		request = nil
+	}
+	return pack(response)
+}
+
+// run is core.AppendCall behind a second recover, for a panic that escapes
+// it (none should).
+func run(b, in []byte) (out []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = (&core.Error{Code: core.CodeInternal, Message: "internal error: panic outside the engine"}).AppendJSON(b[:0])
+		}
+	}()
+	return core.AppendCall(b, fsys, in)
+}
+
+func pack(b []byte) uint64 {
+	ptr := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+	return ptr<<32 | uint64(len(b))
+}
