@@ -37,6 +37,15 @@ type operation func(fsys FS, req *Request, b []byte) ([]byte, error)
 var operations = map[string]operation{
 	"discover": callDiscover,
 	"scanDir":  callScanDir,
+
+	"resolve":       callResolve,       // S29-S32
+	"listFiles":     callListFiles,     // S33
+	"renderPrompt":  callRenderPrompt,  // S34
+	"expandCommand": callExpandCommand, // S35, S36
+	"commands":      callCommands,      // S37
+	"contextFiles":  callContextFiles,  // S38, S39
+	"validate":      callValidate,      // S40
+	"explain":       callExplain,       // S41
 }
 
 // Call decodes a JSON [Request], runs it against fsys and returns the JSON

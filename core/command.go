@@ -1,0 +1,164 @@
+package core
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Expansion is a /skill:<name> command turned into the message for the
+// model (SPEC S35, S36).
+type Expansion struct {
+	Message string // the SKILL.md body, then "\n\n---\n\nSkill: <path>" and "\nUser: <args>"
+	Name    string // the skill's name
+	Path    string // the skill's filePath
+	Args    string // the text after the name, trimmed ("" when none)
+}
+
+// commandPrefix starts a skill command (S35).
+const commandPrefix = "/skill:"
+
+// ExpandCommand expands a /skill:<name> [args] command (SPEC S35, S36).
+//
+// The text is trimmed; it is a command when it starts with "/skill:". The
+// name runs to the first whitespace (any Unicode white space, newlines
+// included) and must be a skill's name exactly; the args are the rest,
+// trimmed. When the text is not a command, names no skill, or enable is
+// false, the result is nil and no error: the host passes the text on
+// unchanged.
+//
+// The message is the SKILL.md body as [ParseSkillFile] gives it
+// (frontmatter stripped, S4 decoding, so CRLF and BOM files work), then
+// "\n\n---\n\nSkill: <filePath>", then "\nUser: <args>" when args is not
+// empty. The file is read fresh from fsys at filePath. A file that cannot
+// be read is NOT_FOUND ("Failed to read skill file: <path> (<CODE>)"); one
+// over the frontmatter parser's safety limits is INVALID_ARGUMENT with the
+// parser's message.
+func ExpandCommand(fsys FS, text string, skills []Skill, enable bool) (*Expansion, error) {
+	if !enable {
+		return nil, nil
+	}
+	text = strings.TrimSpace(text)
+	rest, ok := strings.CutPrefix(text, commandPrefix)
+	if !ok {
+		return nil, nil
+	}
+	name, args := rest, ""
+	if i := strings.IndexFunc(rest, unicode.IsSpace); i >= 0 {
+		name, args = rest[:i], strings.TrimSpace(rest[i:])
+	}
+	var s *Skill
+	for i := range skills {
+		if skills[i].Name == name {
+			s = &skills[i]
+			break
+		}
+	}
+	if s == nil {
+		return nil, nil
+	}
+	data, err := fsys.ReadFile(s.FilePath)
+	if err != nil {
+		return nil, errorf(CodeNotFound, "Failed to read skill file: "+s.FilePath+" ("+ErrorCode(err)+")")
+	}
+	f := ParseSkillFile(s.FilePath, data)
+	if f.Reject != "" {
+		return nil, errorf(CodeInvalidArgument, f.Reject)
+	}
+	var b strings.Builder
+	b.WriteString(f.Body)
+	b.WriteString("\n\n---\n\nSkill: ")
+	b.WriteString(s.FilePath)
+	if args != "" {
+		b.WriteString("\nUser: ")
+		b.WriteString(args)
+	}
+	return &Expansion{Message: b.String(), Name: s.Name, Path: s.FilePath, Args: args}, nil
+}
+
+// AppendJSON appends {"message","name","path","args"}, or null for a nil
+// *Expansion: text that is not a skill command (SPEC section 12).
+func (e *Expansion) AppendJSON(b []byte) []byte {
+	if e == nil {
+		return append(b, "null"...)
+	}
+	w := jsonWriter{b}
+	w.raw(`{"message":`)
+	w.str(e.Message)
+	w.raw(`,"name":`)
+	w.str(e.Name)
+	w.raw(`,"path":`)
+	w.str(e.Path)
+	w.raw(`,"args":`)
+	w.str(e.Args)
+	w.byte('}')
+	return w.b
+}
+
+// Command is one entry of a host's command list (SPEC S37).
+type Command struct {
+	Name        string // "skill:<name>"
+	Description string
+	Path        string // the skill's filePath
+}
+
+// CommandList is what [Commands] returns.
+type CommandList struct {
+	Commands []Command
+}
+
+// Commands lists one /skill:<name> command per skill, in S15 order, for a
+// host's autocomplete (SPEC S37). Whether commands are enabled is the
+// host's business: the list is the same either way.
+func Commands(skills []Skill) *CommandList {
+	sorted := slices.Clone(skills)
+	sortSkills(sorted)
+	out := &CommandList{Commands: make([]Command, 0, len(sorted))}
+	for i := range sorted {
+		out.Commands = append(out.Commands, Command{Name: "skill:" + sorted[i].Name,
+			Description: sorted[i].Description, Path: sorted[i].FilePath})
+	}
+	return out
+}
+
+// AppendJSON appends {"commands":[{"name","description","path"}]} (SPEC
+// section 12).
+func (l *CommandList) AppendJSON(b []byte) []byte {
+	w := jsonWriter{b}
+	w.raw(`{"commands":[`)
+	for i, c := range l.Commands {
+		if i > 0 {
+			w.byte(',')
+		}
+		w.raw(`{"name":`)
+		w.str(c.Name)
+		w.raw(`,"description":`)
+		w.str(c.Description)
+		w.raw(`,"path":`)
+		w.str(c.Path)
+		w.byte('}')
+	}
+	w.raw("]}")
+	return w.b
+}
+
+func callExpandCommand(fsys FS, req *Request, b []byte) ([]byte, error) {
+	res, err := req.discover(fsys)
+	if err != nil {
+		return nil, err
+	}
+	enable := req.EnableSkillCommands == nil || *req.EnableSkillCommands
+	e, err := ExpandCommand(fsys, req.Text, res.Skills, enable)
+	if err != nil {
+		return nil, err
+	}
+	return e.AppendJSON(b), nil
+}
+
+func callCommands(fsys FS, req *Request, b []byte) ([]byte, error) {
+	res, err := req.discover(fsys)
+	if err != nil {
+		return nil, err
+	}
+	return Commands(res.Skills).AppendJSON(b), nil
+}

@@ -1,0 +1,160 @@
+package core
+
+import (
+	"path"
+	"strings"
+)
+
+// ContextFile is one XCSH.md context file (SPEC S38, S39).
+type ContextFile struct {
+	Path    string
+	Content string // decoded by S4 ([DecodeText])
+	Level   string // "user" or "project"
+	Depth   int    // levels above cwd (0 is cwd itself); -1 for the user file
+}
+
+// ContextResult is what [ContextFiles] returns.
+type ContextResult struct {
+	Files []ContextFile
+}
+
+// ContextFileName is the name of a context file (SPEC S38).
+const ContextFileName = "XCSH.md"
+
+// maxContextDepth is how many levels above cwd the walk looks (S38).
+const maxContextDepth = 20
+
+// ContextFiles loads the XCSH.md context files of a load context (SPEC
+// S38, S39). cwd and home must be absolute (INVALID_ARGUMENT otherwise);
+// configDirName "" means ".xcsh".
+//
+// The project candidates are taken at each S16 ancestor of cwd (the same
+// walk as discovery: up to the repository root, or below home, or up to /,
+// never home itself) that is at most 20 levels above cwd (depth 0 to 20,
+// counted in path levels, so a skipped home still counts as a level). At
+// each one the first usable file of <a>/<cfg>/XCSH.md and <a>/XCSH.md wins;
+// the standalone one is not a candidate when a's own name starts with ".".
+// The user file is <home>/<cfg>/agent/XCSH.md.
+//
+// A candidate is usable when it is a regular file (or a link to one) that
+// can be read and whose content is not empty or only white space; an
+// unusable one is treated as absent, so the next candidate at that depth
+// gets its turn, and nothing is reported.
+//
+// Order (S39): the user file, then the project files from the farthest
+// ancestor to cwd, so the most specific comes last. A file whose content
+// equals (byte for byte, after S4 decoding) that of a file later in that
+// order is dropped.
+func ContextFiles(fsys FS, cwd, home, configDirName string) (*ContextResult, error) {
+	cwd, home, err := checkContext(cwd, home)
+	if err != nil {
+		return nil, err
+	}
+	if configDirName == "" {
+		configDirName = ".xcsh"
+	}
+	var files []ContextFile
+	if c, ok := readContextFile(fsys, path.Join(home, configDirName, "agent", ContextFileName)); ok {
+		files = append(files, ContextFile{Path: path.Join(home, configDirName, "agent", ContextFileName),
+			Content: c, Level: "user", Depth: -1})
+	}
+	ancestors := projectAncestors(fsys, cwd, home)
+	var project []ContextFile
+	for _, a := range ancestors {
+		depth := pathDepth(cwd) - pathDepth(a)
+		if depth > maxContextDepth {
+			break
+		}
+		candidates := []string{path.Join(a, configDirName, ContextFileName)}
+		if !strings.HasPrefix(path.Base(a), ".") {
+			candidates = append(candidates, path.Join(a, ContextFileName))
+		}
+		for _, p := range candidates {
+			if c, ok := readContextFile(fsys, p); ok {
+				project = append(project, ContextFile{Path: p, Content: c, Level: "project", Depth: depth})
+				break
+			}
+		}
+	}
+	for i := len(project) - 1; i >= 0; i-- { // farthest first
+		files = append(files, project[i])
+	}
+	out := &ContextResult{Files: make([]ContextFile, 0, len(files))}
+	for i, f := range files {
+		dup := false
+		for _, later := range files[i+1:] {
+			if later.Content == f.Content {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out.Files = append(out.Files, f)
+		}
+	}
+	return out, nil
+}
+
+// readContextFile returns the decoded content of the context file p, and
+// whether it is usable: a regular file, readable, not blank.
+func readContextFile(fsys FS, p string) (string, bool) {
+	if t, err := fsys.Stat(p); err != nil || t != TypeFile {
+		return "", false
+	}
+	data, err := fsys.ReadFile(p)
+	if err != nil {
+		return "", false
+	}
+	c := DecodeText(data)
+	if strings.TrimSpace(c) == "" {
+		return "", false
+	}
+	return c, true
+}
+
+// pathDepth is the number of elements of the clean absolute path p.
+func pathDepth(p string) int {
+	if p == "/" {
+		return 0
+	}
+	return strings.Count(p, "/")
+}
+
+// AppendJSON appends {"files":[{"path","content","level","depth"}]}, depth
+// null for the user file (SPEC section 12).
+func (r *ContextResult) AppendJSON(b []byte) []byte {
+	w := jsonWriter{b}
+	w.raw(`{"files":[`)
+	for i, f := range r.Files {
+		if i > 0 {
+			w.byte(',')
+		}
+		w.raw(`{"path":`)
+		w.str(f.Path)
+		w.raw(`,"content":`)
+		w.str(f.Content)
+		w.raw(`,"level":`)
+		w.str(f.Level)
+		w.raw(`,"depth":`)
+		if f.Depth < 0 {
+			w.raw("null")
+		} else {
+			w.num(float64(f.Depth))
+		}
+		w.byte('}')
+	}
+	w.raw("]}")
+	return w.b
+}
+
+func callContextFiles(fsys FS, req *Request, b []byte) ([]byte, error) {
+	opts, err := req.options()
+	if err != nil {
+		return nil, err
+	}
+	r, err := ContextFiles(fsys, req.Cwd, req.Home, opts.ConfigDirName)
+	if err != nil {
+		return nil, err
+	}
+	return r.AppendJSON(b), nil
+}

@@ -1,0 +1,152 @@
+package core
+
+// Explanation answers "where does this skill come from, and why is this
+// copy (not) the one loaded?" for one name (SPEC S41).
+type Explanation struct {
+	Name       string
+	Winner     *Skill // the loaded skill of that name, or nil
+	Candidates []Candidate
+}
+
+// Candidate is one copy of a skill name found by discovery.
+type Candidate struct {
+	FilePath string
+	Source   string
+	Outcome  string // one of the Outcome constants
+	Reason   string // why it lost, in words; "" for the loaded copy
+}
+
+// Candidate outcomes (SPEC S41): the loaded copy, or what S27 did to the
+// others, one outcome per shadow reason.
+const (
+	OutcomeLoaded      = "loaded"       // this copy is the skill
+	OutcomeShadowed    = "shadowed"     // ReasonName: another copy took the name first
+	OutcomeDuplicate   = "duplicate"    // ReasonRealpath: the same file was already loaded
+	OutcomeDisabled    = "disabled"     // ReasonDisabled
+	OutcomeSourceOff   = "source-off"   // ReasonSourceOff
+	OutcomeIgnored     = "ignored"      // ReasonIgnored
+	OutcomeNotIncluded = "not-included" // ReasonNotIncluded
+)
+
+// Explain says where the skill name was found in res, which copy won and
+// why each other copy lost (SPEC S41), from res.Skills and res.Shadowed (S27).
+//
+// The candidates are the loaded copy first (outcome "loaded", no reason),
+// then every shadowed copy of that exact name in res.Shadowed's order (S15:
+// by file path for one name), each with an outcome naming what happened
+// and a reason in words. A name found nowhere is an UNKNOWN_SKILL error
+// with the S30 message (listing the loaded names); an empty name is
+// MISSING_NAME.
+func Explain(name string, res *Result) (*Explanation, error) {
+	if name == "" {
+		return nil, errorf(CodeMissingName, "explain requires a skill name")
+	}
+	e := &Explanation{Name: name, Candidates: []Candidate{}}
+	for i := range res.Skills {
+		if res.Skills[i].Name == name {
+			s := res.Skills[i]
+			e.Winner = &s
+			e.Candidates = append(e.Candidates, Candidate{FilePath: s.FilePath, Source: s.Source, Outcome: OutcomeLoaded})
+			break
+		}
+	}
+	for _, sh := range res.Shadowed {
+		if sh.Name != name {
+			continue
+		}
+		outcome, reason := explainShadow(sh, res)
+		e.Candidates = append(e.Candidates, Candidate{FilePath: sh.FilePath, Source: sh.Source, Outcome: outcome, Reason: reason})
+	}
+	if len(e.Candidates) == 0 {
+		return nil, unknownSkill(name, res.Skills)
+	}
+	return e, nil
+}
+
+func explainShadow(sh Shadowed, res *Result) (outcome, reason string) {
+	winner := sh.Winner
+	for i := range res.Skills {
+		if res.Skills[i].FilePath == sh.Winner && sh.Winner != "" {
+			winner += " (" + res.Skills[i].Source + ")"
+			break
+		}
+	}
+	switch sh.Reason {
+	case ReasonName:
+		return OutcomeShadowed, `the name "` + sh.Name + `" was already taken by ` + winner +
+			", which comes first (providers in priority order, custom directories last)"
+	case ReasonRealpath:
+		return OutcomeDuplicate, "the same file (same realpath) was already loaded as " + winner
+	case ReasonDisabled:
+		return OutcomeDisabled, `disabledExtensions holds "skill:` + sh.Name + `"`
+	case ReasonSourceOff:
+		return OutcomeSourceOff, "the source " + sh.Source + " is turned off by " + sourceToggle(sh.Source)
+	case ReasonIgnored:
+		return OutcomeIgnored, "the name matches a pattern of ignoredSkills"
+	case ReasonNotIncluded:
+		return OutcomeNotIncluded, "includeSkills is set and the name matches none of its patterns"
+	}
+	return sh.Reason, "not loaded: " + sh.Reason
+}
+
+// sourceToggle names the option that turns a source off (S23).
+func sourceToggle(source string) string {
+	switch source {
+	case "codex:user":
+		return "enableCodexUser: false"
+	case "claude:user":
+		return "enableClaudeUser: false"
+	case "claude:project":
+		return "enableClaudeProject: false"
+	case "native:user":
+		return "enablePiUser: false"
+	case "native:project":
+		return "enablePiProject: false"
+	}
+	return "the source toggles (all five enable* options are false)"
+}
+
+// AppendJSON appends {"name","winner","candidates":[{"filePath","source",
+// "outcome","reason"?}]}, winner null when no copy loaded (SPEC section 12).
+func (e *Explanation) AppendJSON(b []byte) []byte {
+	w := jsonWriter{b}
+	w.raw(`{"name":`)
+	w.str(e.Name)
+	w.raw(`,"winner":`)
+	if e.Winner == nil {
+		w.raw("null")
+	} else {
+		w.skill(e.Winner)
+	}
+	w.raw(`,"candidates":[`)
+	for i, c := range e.Candidates {
+		if i > 0 {
+			w.byte(',')
+		}
+		w.raw(`{"filePath":`)
+		w.str(c.FilePath)
+		w.raw(`,"source":`)
+		w.str(c.Source)
+		w.raw(`,"outcome":`)
+		w.str(c.Outcome)
+		if c.Reason != "" {
+			w.raw(`,"reason":`)
+			w.str(c.Reason)
+		}
+		w.byte('}')
+	}
+	w.raw("]}")
+	return w.b
+}
+
+func callExplain(fsys FS, req *Request, b []byte) ([]byte, error) {
+	res, err := req.discover(fsys)
+	if err != nil {
+		return nil, err
+	}
+	e, err := Explain(req.Name, res)
+	if err != nil {
+		return nil, err
+	}
+	return e.AppendJSON(b), nil
+}

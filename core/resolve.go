@@ -1,0 +1,448 @@
+package core
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Resource is a file read through a skill:// URL (SPEC section 6).
+type Resource struct {
+	URL         string // the URL as given
+	Content     string // the file's text, decoded by S4 ([DecodeText])
+	ContentType string // "text/markdown" for a .md file (any case), else "text/plain"
+	Size        int    // len(Content): its size in UTF-8 bytes
+	SourcePath  string // the cleaned absolute path of the file (not its realpath)
+}
+
+// Resolve reads the resource a skill:// URL names (SPEC S29 to S32):
+//
+//	skill://<name>         the skill's SKILL.md
+//	skill://<name>/<path>  <path> relative to the skill's baseDir
+//
+// The name is the text up to the first "/", "?" or "#"; the path runs to
+// the first "?" or "#" (query and fragment are ignored); both are
+// percent-decoded once. Failures are an [*Error] whose code and message are
+// those of the SPEC, checked in this order:
+//
+//   - INVALID_URL: no "skill://" scheme (case-insensitive), malformed
+//     percent-encoding, or invalid UTF-8 once decoded;
+//   - MISSING_NAME: an empty name;
+//   - UNKNOWN_SKILL: no skill of that exact name (the message lists the
+//     names of skills, in their order, or "none");
+//   - INVALID_URL: a NUL byte in the path;
+//   - ABSOLUTE_PATH: the path starts with "/" or "\" or a drive letter ("C:");
+//   - PATH_TRAVERSAL: a ".." segment, splitting on "/" and "\". A segment
+//     that turns into ".." when percent-decoded again (double encoding,
+//     "%252e%252e") counts too, so a host that decodes once more can never
+//     be led out of the skill;
+//   - PATH_ESCAPE: the target's realpath is not inside the realpath of the
+//     skill's baseDir (a symlink pointing out of the skill). When the target
+//     does not exist, its deepest existing ancestor is checked instead, so
+//     a link out of the skill is refused whether or not the file behind it
+//     exists. This applies to every target, SKILL.md included;
+//   - NOT_FOUND: the target is missing, a directory, or not a regular file:
+//     "File not found: <path>" with the cleaned absolute path. A target that
+//     exists but cannot be read (EACCES, EIO...) is also NOT_FOUND, with the
+//     message "Failed to read file: <path> (<CODE>)".
+//
+// A "\" in the path is a separator like "/", on every host: the result never
+// depends on whether the host's filesystem treats it so. When several skills
+// share a name (a hand-built list), the first one is used.
+func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
+	name, rel, perr := parseSkillURL(url)
+	if perr != nil {
+		return nil, perr
+	}
+	s, ferr := findSkill(name, skills)
+	if ferr != nil {
+		return nil, ferr
+	}
+	base := skillBaseDir(s)
+	target := s.FilePath
+	if rel != "" {
+		if strings.IndexByte(rel, 0) >= 0 {
+			return nil, invalidURL(url)
+		}
+		if isAbsoluteRel(rel) {
+			return nil, errorf(CodeAbsolutePath, "Absolute paths are not allowed in skill:// URLs")
+		}
+		if hasDotDot(rel) {
+			return nil, errorf(CodePathTraversal, "Path traversal (..) is not allowed in skill:// URLs")
+		}
+		target = path.Join(base, strings.ReplaceAll(rel, `\`, "/"))
+	}
+	real, err := containedRealpath(fsys, base, target)
+	if err != nil {
+		return nil, err
+	}
+	typ, statErr := fsys.Stat(real)
+	if statErr != nil {
+		return nil, notFound(target, ErrorCode(statErr))
+	}
+	if typ != TypeFile {
+		return nil, notFound(target, ENOENT)
+	}
+	data, readErr := fsys.ReadFile(real)
+	if readErr != nil {
+		return nil, notFound(target, ErrorCode(readErr))
+	}
+	content := DecodeText(data)
+	ct := "text/plain"
+	if strings.EqualFold(path.Ext(target), ".md") {
+		ct = "text/markdown"
+	}
+	return &Resource{URL: url, Content: content, ContentType: ct, Size: len(content), SourcePath: target}, nil
+}
+
+// AppendJSON appends {"url","content","contentType","size","sourcePath"}
+// (SPEC section 12).
+func (r *Resource) AppendJSON(b []byte) []byte {
+	w := jsonWriter{b}
+	w.raw(`{"url":`)
+	w.str(r.URL)
+	w.raw(`,"content":`)
+	w.str(r.Content)
+	w.raw(`,"contentType":`)
+	w.str(r.ContentType)
+	w.raw(`,"size":`)
+	w.num(float64(r.Size))
+	w.raw(`,"sourcePath":`)
+	w.str(r.SourcePath)
+	w.byte('}')
+	return w.b
+}
+
+func invalidURL(url string) *Error { return errorf(CodeInvalidURL, "Invalid URL: "+url) }
+
+// parseSkillURL splits a skill:// URL into its decoded name and path (S29).
+func parseSkillURL(url string) (name, rel string, err *Error) {
+	if len(url) < len("skill://") || !strings.EqualFold(url[:5], "skill") || url[5:8] != "://" {
+		return "", "", invalidURL(url)
+	}
+	rest := url[8:]
+	rawName, rawPath := rest, ""
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rawName = rest[:i]
+		if rest[i] == '/' {
+			rawPath = rest[i+1:]
+			if j := strings.IndexAny(rawPath, "?#"); j >= 0 {
+				rawPath = rawPath[:j]
+			}
+		}
+	}
+	var ok1, ok2 bool
+	name, ok1 = percentDecode(rawName)
+	rel, ok2 = percentDecode(rawPath)
+	if !ok1 || !ok2 || !utf8.ValidString(name) || !utf8.ValidString(rel) {
+		return "", "", invalidURL(url)
+	}
+	if name == "" {
+		return "", "", errorf(CodeMissingName, "skill:// URL requires a skill name: skill://<name>")
+	}
+	return name, rel, nil
+}
+
+// percentDecode decodes %XX escapes (either case of hex digit) and nothing
+// else: "+" stays "+". ok is false for a "%" not followed by two hex digits.
+func percentDecode(s string) (string, bool) {
+	n := strings.Count(s, "%")
+	if n == 0 {
+		return s, true
+	}
+	b := make([]byte, 0, len(s)-2*n)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '%' {
+			b = append(b, c)
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", false
+		}
+		hi, ok1 := unhex(s[i+1])
+		lo, ok2 := unhex(s[i+2])
+		if !ok1 || !ok2 {
+			return "", false
+		}
+		b = append(b, hi<<4|lo)
+		i += 2
+	}
+	return string(b), true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// findSkill returns the first skill named exactly name (S30).
+func findSkill(name string, skills []Skill) (*Skill, *Error) {
+	for i := range skills {
+		if skills[i].Name == name {
+			return &skills[i], nil
+		}
+	}
+	return nil, unknownSkill(name, skills)
+}
+
+func unknownSkill(name string, skills []Skill) *Error {
+	var b strings.Builder
+	b.WriteString("Unknown skill: ")
+	b.WriteString(name)
+	b.WriteString("\nAvailable: ")
+	if len(skills) == 0 {
+		b.WriteString("none")
+	}
+	for i := range skills {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(skills[i].Name)
+	}
+	return errorf(CodeUnknownSkill, b.String())
+}
+
+// skillBaseDir is the skill's BaseDir, or the directory of its FilePath
+// when a hand-built skill leaves BaseDir empty.
+func skillBaseDir(s *Skill) string {
+	if s.BaseDir != "" {
+		return path.Clean(s.BaseDir)
+	}
+	return path.Dir(s.FilePath)
+}
+
+// isAbsoluteRel reports whether a decoded skill:// path is absolute (S31):
+// it starts with "/" or "\" (which covers UNC paths) or a drive letter.
+func isAbsoluteRel(rel string) bool {
+	if rel[0] == '/' || rel[0] == '\\' {
+		return true
+	}
+	return len(rel) >= 2 && rel[1] == ':' && ('a' <= rel[0]|0x20 && rel[0]|0x20 <= 'z')
+}
+
+// hasDotDot reports whether a decoded skill:// path has a ".." segment
+// (S31), splitting on "/" and "\", or a segment that becomes one when
+// percent-decoded again (up to four more rounds).
+func hasDotDot(rel string) bool {
+	return dotDotWithin(rel, 0)
+}
+
+func dotDotWithin(s string, round int) bool {
+	for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return true
+		}
+		if round < 4 && strings.IndexByte(seg, '%') >= 0 {
+			if d, ok := percentDecode(seg); ok && d != seg && dotDotWithin(d, round+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathWithin reports whether p is dir or lies below it.
+func pathWithin(p, dir string) bool {
+	return p == dir || under(p, dir)
+}
+
+// containedRealpath returns the realpath of target after checking that it
+// lies inside the realpath of base (PATH_ESCAPE otherwise). When target has
+// no realpath (it is missing, or a link loop), its deepest ancestor that
+// has one is checked, and the error is NOT_FOUND unless that ancestor
+// escapes.
+func containedRealpath(fsys FS, base, target string) (string, error) {
+	realBase, err := fsys.Realpath(base)
+	if err != nil {
+		return "", notFound(target, ErrorCode(err))
+	}
+	real, err := fsys.Realpath(target)
+	if err == nil {
+		if !pathWithin(real, realBase) {
+			return "", errorf(CodePathEscape, "Path traversal is not allowed")
+		}
+		return real, nil
+	}
+	for p := path.Dir(target); under(p, base); p = path.Dir(p) {
+		if r, e := fsys.Realpath(p); e == nil {
+			if !pathWithin(r, realBase) {
+				return "", errorf(CodePathEscape, "Path traversal is not allowed")
+			}
+			break
+		}
+	}
+	return "", notFound(target, ErrorCode(err))
+}
+
+// notFound is the S31 NOT_FOUND error for target, given the code of the
+// failure. A missing file (or a directory, or a link loop) is "File not
+// found"; a file that exists but cannot be read names the code.
+func notFound(target, code string) *Error {
+	switch code {
+	case ENOENT, ENOTDIR, EISDIR, ELOOP:
+		return errorf(CodeNotFound, "File not found: "+target)
+	}
+	return errorf(CodeNotFound, "Failed to read file: "+target+" ("+code+")")
+}
+
+// FileList is the listing of one skill's directory (SPEC S33).
+type FileList struct {
+	Name    string
+	BaseDir string
+	Files   []string // slash paths relative to BaseDir, in byte order
+}
+
+// maxListDepth bounds how deep [ListFiles] looks: a file is listed when its
+// relative path has at most this many segments (S33).
+const maxListDepth = 8
+
+// ListFiles lists the files of the skill named name (SPEC S33), so a model
+// can find the references a SKILL.md mentions. Paths are relative to the
+// skill's baseDir, slash-separated and sorted in byte order; SKILL.md is
+// among them. The walk:
+//
+//   - lists a file whose relative path has at most 8 segments
+//     ("a/b/c/d/e/f/g/h.md" is the deepest);
+//   - skips every entry whose name starts with "." (and what is below it),
+//     and names that no skill:// URL can address: names holding "\" (a
+//     separator in skill:// paths) or invalid UTF-8;
+//   - follows a symlink only when its realpath lies inside the realpath of
+//     baseDir, exactly the targets [Resolve] accepts; a link to a directory
+//     that is already on the current walk (a loop) is not entered again; a
+//     broken link, and anything that is neither a file nor a directory,
+//     is skipped;
+//   - skips subdirectories it cannot read, silently.
+//
+// Errors: an empty name is MISSING_NAME, an unknown one UNKNOWN_SKILL (the
+// S30 message), and a baseDir that cannot be listed NOT_FOUND.
+func ListFiles(fsys FS, name string, skills []Skill) (*FileList, error) {
+	if name == "" {
+		return nil, errorf(CodeMissingName, "listFiles requires a skill name")
+	}
+	s, e := findSkill(name, skills)
+	if e != nil {
+		return nil, e
+	}
+	base := skillBaseDir(s)
+	files, err := walkSkillDir(fsys, base)
+	if err != nil {
+		return nil, notFound(base, ErrorCode(err))
+	}
+	return &FileList{Name: s.Name, BaseDir: base, Files: files}, nil
+}
+
+// AppendJSON appends {"name","baseDir","files"} (SPEC section 12).
+func (l *FileList) AppendJSON(b []byte) []byte {
+	w := jsonWriter{b}
+	w.raw(`{"name":`)
+	w.str(l.Name)
+	w.raw(`,"baseDir":`)
+	w.str(l.BaseDir)
+	w.raw(`,"files":`)
+	w.strings(l.Files)
+	w.byte('}')
+	return w.b
+}
+
+// walkSkillDir lists the files below dir as [ListFiles] describes. It fails
+// only when dir itself has no realpath or cannot be listed.
+func walkSkillDir(fsys FS, dir string) ([]string, error) {
+	realBase, err := fsys.Realpath(dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := fsys.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	w := skillWalker{fsys: fsys, realBase: realBase, files: []string{}}
+	w.walk(dir, "", realBase, 1, entries)
+	slices.Sort(w.files)
+	return w.files, nil
+}
+
+type skillWalker struct {
+	fsys     FS
+	realBase string
+	chain    []string // realpaths of the directories on the current walk
+	files    []string
+}
+
+// walk lists dir, whose entries are given, whose path relative to the
+// skill is rel ("" or ending in "/"), whose realpath is real, and whose
+// files are at the given depth.
+func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry) {
+	w.chain = append(w.chain, real)
+	defer func() { w.chain = w.chain[:len(w.chain)-1] }()
+	slices.SortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
+	for _, e := range entries {
+		if e.Name == "" || e.Name[0] == '.' || strings.ContainsAny(e.Name, `\/`) || !utf8.ValidString(e.Name) {
+			continue
+		}
+		p := dir + "/" + e.Name
+		if dir == "/" {
+			p = "/" + e.Name
+		}
+		typ, childReal := e.Type, real+"/"+e.Name
+		if real == "/" {
+			childReal = "/" + e.Name
+		}
+		if typ == TypeSymlink {
+			r, err := w.fsys.Realpath(p)
+			if err != nil || !pathWithin(r, w.realBase) {
+				continue
+			}
+			t, err := w.fsys.Stat(p)
+			if err != nil {
+				continue
+			}
+			typ, childReal = t, r
+		}
+		switch typ {
+		case TypeFile:
+			w.files = append(w.files, rel+e.Name)
+		case TypeDir:
+			if depth >= maxListDepth || slices.Contains(w.chain, childReal) {
+				continue
+			}
+			sub, err := w.fsys.ReadDir(p)
+			if err != nil {
+				continue
+			}
+			w.walk(p, rel+e.Name+"/", childReal, depth+1, sub)
+		}
+	}
+}
+
+func callResolve(fsys FS, req *Request, b []byte) ([]byte, error) {
+	res, err := req.discover(fsys)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Resolve(fsys, req.URL, res.Skills)
+	if err != nil {
+		return nil, err
+	}
+	return r.AppendJSON(b), nil
+}
+
+func callListFiles(fsys FS, req *Request, b []byte) ([]byte, error) {
+	res, err := req.discover(fsys)
+	if err != nil {
+		return nil, err
+	}
+	l, err := ListFiles(fsys, req.Name, res.Skills)
+	if err != nil {
+		return nil, err
+	}
+	return l.AppendJSON(b), nil
+}

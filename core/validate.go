@@ -1,0 +1,525 @@
+package core
+
+import (
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Diagnostic severities (SPEC S40).
+const (
+	SeverityError   = "error"   // breaks the Agent Skills specification, or the skill cannot load
+	SeverityWarning = "warning" // loads, but probably not as the author meant
+	SeverityInfo    = "info"    // worth knowing; nothing is wrong
+)
+
+// Diagnostic codes of [Validate] (SPEC S40). Their severity is fixed per
+// code except field-type (see [Validate]).
+const (
+	DiagMissingSkillMD      = "missing-skill-md"     // error: no regular file named exactly SKILL.md
+	DiagUnreadable          = "unreadable"           // error: SKILL.md cannot be read
+	DiagEmptyFile           = "empty-file"           // error: SKILL.md is empty (S4: never a skill)
+	DiagTooLarge            = "too-large"            // error: over the frontmatter parser's safety limits
+	DiagNoFrontmatter       = "no-frontmatter"       // error: the first non-blank line is not ---
+	DiagUnclosedFrontmatter = "unclosed-frontmatter" // error: no closing --- line
+	DiagInvalidYAML         = "invalid-yaml"         // error: the S7 recovery was used; the message has the fix
+	DiagFrontmatter         = "frontmatter-warning"  // warning: any other warning of the frontmatter parser
+	DiagNameMissing         = "name-missing"         // error
+	DiagNameType            = "name-type"            // error: not a string
+	DiagNameLength          = "name-length"          // error: not 1 to 64 characters
+	DiagNameCharset         = "name-charset"         // error: not only a-z, 0-9 and -
+	DiagNameHyphen          = "name-hyphen"          // error: leading, trailing or doubled -
+	DiagNameMismatch        = "name-mismatch"        // error: not the directory's name
+	DiagDescriptionMissing  = "description-missing"  // error: absent, null or blank
+	DiagDescriptionType     = "description-type"     // error: not a string
+	DiagDescriptionLength   = "description-length"   // error: over 1024 characters
+	DiagCompatibilityType   = "compatibility-type"   // error: not a string
+	DiagCompatibilityLength = "compatibility-length" // error: over 500 characters
+	DiagMetadataType        = "metadata-type"        // error: not a mapping of strings to strings
+	DiagFieldType           = "field-type"           // error or warning: a known field of the wrong type
+	DiagDisabled            = "disabled"             // warning: enabled: false, the skill never loads (S9)
+	DiagUnknownKey          = "unknown-key"          // info: not an Agent Skills or skilldex field
+	DiagEmptyBody           = "empty-body"           // warning: no instructions after the frontmatter
+	DiagNestedSkillMD       = "nested-skill-md"      // warning: a SKILL.md below the skill, never discovered (S10)
+)
+
+// Diagnostic is one problem [Validate] found.
+type Diagnostic struct {
+	Code     string // one of the Diag constants
+	Severity string // SeverityError, SeverityWarning or SeverityInfo
+	Message  string
+	Line     int // 1-based line in SKILL.md (after S4 decoding); 0 when none applies
+}
+
+// Validation is what [Validate] returns.
+type Validation struct {
+	Dir         string
+	Diagnostics []Diagnostic
+}
+
+// Agent Skills specification limits.
+const (
+	maxNameLen          = 64
+	maxDescriptionLen   = 1024
+	maxCompatibilityLen = 500
+)
+
+// Validate checks the skill in skillDir against the Agent Skills
+// specification and skilldex's own rules (SPEC S40). Problems are data: the
+// result lists every diagnostic, in a fixed order (file, frontmatter parser,
+// name, description, compatibility, other known fields, unknown keys in
+// frontmatter order, body, nested SKILL.md files in byte order). An error is
+// returned only when skillDir is not absolute (INVALID_ARGUMENT) or is not
+// an existing directory (NOT_FOUND).
+//
+// Lengths count characters (Unicode code points). Frontmatter diagnostics
+// carry the line of the key concerned (its last occurrence), or, for a
+// missing key, the line of the opening ---. The checks, by code:
+//
+//   - missing-skill-md (error): no regular file named exactly SKILL.md; a
+//     file whose name differs only in case is named in the message.
+//   - unreadable, empty-file, too-large (error): the file cannot be read,
+//     is empty after S4 decoding, or is over the parser's limits.
+//   - no-frontmatter, unclosed-frontmatter (error): S5 finds no frontmatter.
+//   - invalid-yaml (error): the frontmatter is not valid YAML; the message
+//     is the S7 warning (reason and fix) and line its line.
+//   - frontmatter-warning (warning): any other warning of [ParseSkillFile].
+//   - name-missing, name-type, name-length, name-charset (with a suggested
+//     name), name-hyphen, name-mismatch (error): name is 1-64 characters
+//     of a-z, 0-9 and -, with no leading, trailing or doubled -, and equal
+//     to the base name of skillDir as given (a link keeps its own name, as
+//     in S11).
+//   - description-missing, description-type, description-length (error):
+//     description is a string of 1 to 1024 characters, not blank.
+//   - compatibility-type, compatibility-length (error): at most 500.
+//   - metadata-type (error): metadata maps strings to strings.
+//   - field-type: license and allowed-tools must be strings (error);
+//     skilldex's globs and contexts must be lists of strings, alwaysApply
+//     (or always-apply) and enabled booleans (warning: S8 ignores them).
+//   - disabled (warning): enabled: false, so discovery skips the skill.
+//   - unknown-key (info): a top-level key that is neither an Agent Skills
+//     field (name, description, license, compatibility, metadata,
+//     allowed-tools) nor a skilldex one (globs, contexts, alwaysApply,
+//     always-apply, enabled).
+//   - empty-body (warning): nothing after the frontmatter.
+//   - nested-skill-md (warning): a SKILL.md in a subdirectory (searched as
+//     [ListFiles] walks: hidden entries skipped, 8 levels, links only inside
+//     the skill). Discovery looks one level below a skills root only, so it
+//     never finds it.
+func Validate(fsys FS, skillDir string) (*Validation, error) {
+	if !strings.HasPrefix(skillDir, "/") {
+		return nil, errorf(CodeInvalidArgument, "dir must be an absolute path")
+	}
+	dir := path.Clean(skillDir)
+	t, err := fsys.Stat(dir)
+	if err != nil {
+		if c := ErrorCode(err); c != ENOENT {
+			return nil, errorf(CodeNotFound, "Directory not found: "+dir+" ("+c+")")
+		}
+		return nil, errorf(CodeNotFound, "Directory not found: "+dir)
+	}
+	if t != TypeDir {
+		return nil, errorf(CodeNotFound, "Not a directory: "+dir)
+	}
+	v := &validator{fsys: fsys, dir: dir, out: &Validation{Dir: dir, Diagnostics: []Diagnostic{}}}
+	v.checkFile()
+	v.checkNested()
+	return v.out, nil
+}
+
+// AppendJSON appends {"dir","diagnostics":[{"code","severity","message","line"?}]}
+// (SPEC section 12).
+func (r *Validation) AppendJSON(b []byte) []byte {
+	w := jsonWriter{b}
+	w.raw(`{"dir":`)
+	w.str(r.Dir)
+	w.raw(`,"diagnostics":[`)
+	for i, d := range r.Diagnostics {
+		if i > 0 {
+			w.byte(',')
+		}
+		w.raw(`{"code":`)
+		w.str(d.Code)
+		w.raw(`,"severity":`)
+		w.str(d.Severity)
+		w.raw(`,"message":`)
+		w.str(d.Message)
+		if d.Line > 0 {
+			w.raw(`,"line":`)
+			w.num(float64(d.Line))
+		}
+		w.byte('}')
+	}
+	w.raw("]}")
+	return w.b
+}
+
+type validator struct {
+	fsys FS
+	dir  string
+	out  *Validation
+	fm   fmLines
+}
+
+func (v *validator) add(code, severity, message string, line int) {
+	v.out.Diagnostics = append(v.out.Diagnostics, Diagnostic{Code: code, Severity: severity, Message: message, Line: line})
+}
+
+func (v *validator) checkFile() {
+	file := path.Join(v.dir, "SKILL.md")
+	t, err := v.fsys.Stat(file)
+	if err != nil || t != TypeFile {
+		msg := "SKILL.md not found in " + v.dir
+		if err == nil {
+			msg = file + " is not a regular file"
+		} else if entries, e := v.fsys.ReadDir(v.dir); e == nil {
+			for _, en := range sortedEntries(entries) {
+				if en.Name != "SKILL.md" && strings.EqualFold(en.Name, "SKILL.md") {
+					msg += ` (found "` + en.Name + `": the name is case-sensitive, rename it to SKILL.md)`
+					break
+				}
+			}
+		}
+		v.add(DiagMissingSkillMD, SeverityError, msg, 0)
+		return
+	}
+	data, err := v.fsys.ReadFile(file)
+	if err != nil {
+		v.add(DiagUnreadable, SeverityError, "Failed to read skill file: "+file+" ("+ErrorCode(err)+")", 0)
+		return
+	}
+	text := DecodeText(data)
+	if text == "" {
+		v.add(DiagEmptyFile, SeverityError, "SKILL.md is empty; a skill needs frontmatter with name and description", 0)
+		return
+	}
+	sf := ParseSkillFile(file, data)
+	if sf.Reject != "" {
+		v.add(DiagTooLarge, SeverityError, stripFilePrefix(sf.Reject, file), 0)
+		return
+	}
+	v.fm = scanFrontmatterLines(text)
+	switch {
+	case v.fm.open == 0:
+		v.add(DiagNoFrontmatter, SeverityError,
+			"SKILL.md has no frontmatter; start the file with a --- line, then name: and description: lines, then ---", 1)
+	case v.fm.close == 0:
+		v.add(DiagUnclosedFrontmatter, SeverityError,
+			"the frontmatter opened here is never closed; add a line holding only --- after it", v.fm.open)
+	}
+	for _, w := range sf.Warnings {
+		line, msg := splitWarning(w, file)
+		if strings.HasPrefix(msg, "invalid YAML") {
+			v.add(DiagInvalidYAML, SeverityError, msg, line)
+		} else {
+			v.add(DiagFrontmatter, SeverityWarning, msg, line)
+		}
+	}
+	v.checkFields(sf.Frontmatter)
+	if strings.TrimSpace(sf.Body) == "" {
+		v.add(DiagEmptyBody, SeverityWarning, "SKILL.md has no instructions after the frontmatter", 0)
+	}
+}
+
+// keyLine is the line of key k, or of the opening --- when k is absent.
+func (v *validator) keyLine(k string) int {
+	if l, ok := v.fm.keys[k]; ok {
+		return l
+	}
+	return v.fm.open
+}
+
+func (v *validator) checkFields(fm *Map) {
+	dirName := path.Base(v.dir)
+	// name
+	if nv, ok := fm.Get("name"); !ok || nv == nil {
+		v.add(DiagNameMissing, SeverityError, "name is required; add: name: "+dirName, v.keyLine("name"))
+	} else if name, ok := nv.(string); !ok {
+		v.add(DiagNameType, SeverityError, "name must be a string, not "+valueKind(nv), v.keyLine("name"))
+	} else {
+		v.checkName(name, dirName)
+	}
+	// description
+	if dv, ok := fm.Get("description"); !ok || dv == nil {
+		v.add(DiagDescriptionMissing, SeverityError,
+			"description is required; say what the skill does and when to use it", v.keyLine("description"))
+	} else if d, ok := dv.(string); !ok {
+		v.add(DiagDescriptionType, SeverityError, "description must be a string, not "+valueKind(dv), v.keyLine("description"))
+	} else if strings.TrimSpace(d) == "" {
+		v.add(DiagDescriptionMissing, SeverityError,
+			"description is empty; say what the skill does and when to use it", v.keyLine("description"))
+	} else if n := utf8.RuneCountInString(d); n > maxDescriptionLen {
+		v.add(DiagDescriptionLength, SeverityError, "description is "+strconv.Itoa(n)+
+			" characters; the limit is 1024", v.keyLine("description"))
+	}
+	// compatibility
+	if cv, ok := fm.Get("compatibility"); ok {
+		if c, isStr := cv.(string); !isStr {
+			v.add(DiagCompatibilityType, SeverityError, "compatibility must be a string, not "+valueKind(cv), v.keyLine("compatibility"))
+		} else if n := utf8.RuneCountInString(c); n > maxCompatibilityLen {
+			v.add(DiagCompatibilityLength, SeverityError, "compatibility is "+strconv.Itoa(n)+
+				" characters; the limit is 500", v.keyLine("compatibility"))
+		}
+	}
+	// license, allowed-tools
+	for _, k := range []string{"license", "allowed-tools"} {
+		if x, ok := fm.Get(k); ok {
+			if _, isStr := x.(string); !isStr {
+				v.add(DiagFieldType, SeverityError, k+" must be a string, not "+valueKind(x), v.keyLine(k))
+			}
+		}
+	}
+	// metadata
+	if mv, ok := fm.Get("metadata"); ok {
+		if m, isMap := mv.(*Map); !isMap {
+			v.add(DiagMetadataType, SeverityError, "metadata must be a mapping of strings to strings, not "+valueKind(mv), v.keyLine("metadata"))
+		} else {
+			for _, k := range m.Keys() {
+				if x, _ := m.Get(k); !isString(x) {
+					v.add(DiagMetadataType, SeverityError, "metadata."+k+" must be a string, not "+valueKind(x)+
+						"; quote the value", v.keyLine("metadata"))
+				}
+			}
+		}
+	}
+	// skilldex fields (S8, S9)
+	for _, k := range []string{"globs", "contexts"} {
+		if x, ok := fm.Get(k); ok && stringList(fm, k) == nil {
+			v.add(DiagFieldType, SeverityWarning, k+" must be a list of strings, not "+valueKind(x)+"; it is ignored", v.keyLine(k))
+		}
+	}
+	for _, k := range []string{"alwaysApply", "always-apply"} {
+		if x, ok := fm.Get(k); ok {
+			if _, isBool := x.(bool); !isBool {
+				v.add(DiagFieldType, SeverityWarning, k+" must be true or false, not "+valueKind(x)+"; it is ignored", v.keyLine(k))
+			}
+		}
+	}
+	if x, ok := fm.Get("enabled"); ok {
+		switch x := x.(type) {
+		case bool:
+			if !x {
+				v.add(DiagDisabled, SeverityWarning, "enabled: false; discovery skips this skill", v.keyLine("enabled"))
+			}
+		case string:
+			v.add(DiagFieldType, SeverityWarning, `enabled must be true or false, not a string; "`+x+
+				`" does not disable the skill, write enabled: false without quotes to do that`, v.keyLine("enabled"))
+		default:
+			v.add(DiagFieldType, SeverityWarning, "enabled must be true or false, not "+valueKind(x)+"; it is ignored", v.keyLine("enabled"))
+		}
+	}
+	for _, k := range fm.Keys() {
+		if !knownFrontmatterKey(k) {
+			v.add(DiagUnknownKey, SeverityInfo, `unknown frontmatter key "`+k+
+				`": not an Agent Skills field; skilldex keeps it in frontmatter, other tools may ignore it`, v.keyLine(k))
+		}
+	}
+}
+
+func (v *validator) checkName(name, dirName string) {
+	line := v.keyLine("name")
+	n := utf8.RuneCountInString(name)
+	if n == 0 || n > maxNameLen {
+		v.add(DiagNameLength, SeverityError, "name is "+strconv.Itoa(n)+" characters; it must be 1 to 64", line)
+	}
+	if n > 0 && !validNameChars(name) {
+		msg := `name "` + name + `" may contain only lowercase letters a-z, digits and -`
+		if s := suggestName(name); s != "" && s != name {
+			msg += `; try "` + s + `"`
+		}
+		v.add(DiagNameCharset, SeverityError, msg, line)
+	}
+	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") || strings.Contains(name, "--") {
+		msg := `name "` + name + `" must not start or end with - or contain --`
+		if s := suggestName(name); s != "" && s != name {
+			msg += `; try "` + s + `"`
+		}
+		v.add(DiagNameHyphen, SeverityError, msg, line)
+	}
+	if name != dirName {
+		v.add(DiagNameMismatch, SeverityError, `name "`+name+`" does not match the directory name "`+dirName+
+			`"; rename one so they are equal`, line)
+	}
+}
+
+func validNameChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// suggestName lower-cases s, turns every run of other characters into one
+// "-" and trims "-" from the ends.
+func suggestName(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	out := b.String()
+	if utf8.RuneCountInString(out) > maxNameLen {
+		out = strings.TrimRight(out[:maxNameLen], "-")
+	}
+	return out
+}
+
+func knownFrontmatterKey(k string) bool {
+	switch k {
+	case "name", "description", "license", "compatibility", "metadata", "allowed-tools", // Agent Skills
+		"globs", "contexts", "alwaysApply", "always-apply", "enabled": // skilldex (S8, S9)
+		return true
+	}
+	return false
+}
+
+func isString(v Value) bool { _, ok := v.(string); return ok }
+
+// valueKind names the JSON kind of a frontmatter value for messages.
+func valueKind(v Value) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []Value:
+		return "a list"
+	case *Map:
+		return "a mapping"
+	}
+	return "an unknown value"
+}
+
+func (v *validator) checkNested() {
+	files, err := walkSkillDir(v.fsys, v.dir)
+	if err != nil {
+		return
+	}
+	for _, f := range files {
+		if strings.Contains(f, "/") && path.Base(f) == "SKILL.md" {
+			v.add(DiagNestedSkillMD, SeverityWarning, f+": a SKILL.md below a skill is never discovered "+
+				"(skills are found one level below a skills root); move its folder into a skills root, "+
+				"or point customDirectories at its parent", 0)
+		}
+	}
+}
+
+// stripFilePrefix removes a leading "<file>: " from a parser message.
+func stripFilePrefix(msg, file string) string {
+	if rest, ok := strings.CutPrefix(msg, file+": "); ok {
+		return rest
+	}
+	return msg
+}
+
+// splitWarning splits a parser warning "<file>:<line>: <message>" into
+// its line and message; a warning without a line gives 0 and the message
+// without its "<file>: " prefix.
+func splitWarning(w, file string) (int, string) {
+	rest, ok := strings.CutPrefix(w, file+":")
+	if !ok {
+		return 0, w
+	}
+	i := 0
+	for i < len(rest) && '0' <= rest[i] && rest[i] <= '9' {
+		i++
+	}
+	if i > 0 && strings.HasPrefix(rest[i:], ": ") {
+		n, err := strconv.Atoi(rest[:i])
+		if err == nil {
+			return n, rest[i+2:]
+		}
+	}
+	return 0, strings.TrimPrefix(rest, " ")
+}
+
+// fmLines locates the frontmatter of a decoded SKILL.md by the S5 rules,
+// by line number (1-based; 0 when absent).
+type fmLines struct {
+	open, close int
+	keys        map[string]int // top-level key -> line of its last occurrence
+}
+
+// scanFrontmatterLines finds the S5 delimiters and the lines of the
+// top-level keys between them: lines with no indentation of the form
+// key: ..., the key plain or quoted.
+func scanFrontmatterLines(text string) fmLines {
+	out := fmLines{keys: map[string]int{}}
+	lines := strings.Split(text, "\n")
+	i := 0
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	if i == len(lines) || strings.TrimSpace(lines[i]) != "---" {
+		return out
+	}
+	out.open = i + 1
+	for j := i + 1; j < len(lines); j++ {
+		l := lines[j]
+		if strings.TrimSpace(l) == "---" {
+			out.close = j + 1
+			break
+		}
+		if k, ok := topLevelKey(l); ok {
+			out.keys[k] = j + 1
+		}
+	}
+	return out
+}
+
+// topLevelKey returns the key of a line "key: value" that starts at column
+// 0; the key may be quoted with " or '.
+func topLevelKey(l string) (string, bool) {
+	if l == "" || l[0] == ' ' || l[0] == '\t' || l[0] == '#' || l[0] == '-' {
+		return "", false
+	}
+	if q := l[0]; q == '"' || q == '\'' {
+		end := strings.IndexByte(l[1:], q)
+		if end < 0 {
+			return "", false
+		}
+		k, rest := l[1:1+end], strings.TrimLeft(l[2+end:], " \t")
+		if !strings.HasPrefix(rest, ":") {
+			return "", false
+		}
+		return k, true
+	}
+	for i := 0; i < len(l); i++ {
+		if l[i] == ':' && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t') {
+			k := strings.TrimRight(l[:i], " \t")
+			return k, k != ""
+		}
+	}
+	return "", false
+}
+
+func sortedEntries(entries []DirEntry) []DirEntry {
+	out := slices.Clone(entries)
+	slices.SortFunc(out, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func callValidate(fsys FS, req *Request, b []byte) ([]byte, error) {
+	r, err := Validate(fsys, req.Dir)
+	if err != nil {
+		return nil, err
+	}
+	return r.AppendJSON(b), nil
+}
