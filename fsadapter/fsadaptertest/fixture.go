@@ -16,8 +16,8 @@ type Entry struct {
 }
 
 // ChainLen is the length of the symlink chain /chain/n00 -> n01 -> ... ->
-// /a: one link more than Linux follows, so /chain/n00 is ELOOP and
-// /chain/n01 resolves.
+// n40 -> /a: one link more than Linux follows, so /chain/n00 is ELOOP (on
+// Linux /chain/n01 resolves).
 const ChainLen = 41
 
 // Fixture is the tree [Check] expects: nested directories, relative and
@@ -30,7 +30,7 @@ var Fixture = func() []Entry {
 		{Path: "/a/b", Type: core.TypeDir},
 		{Path: "/a/b/c.txt", Type: core.TypeFile, Data: "hello\n"},
 		{Path: "/a/b/SKILL.md", Type: core.TypeFile, Data: "---\nname: x\n---\nbody\n"},
-		{Path: "/a/b/parent", Type: core.TypeSymlink, Target: ".."},           // a link to an ancestor
+		{Path: "/a/b/parent", Type: core.TypeSymlink, Target: ".."},          // a link to an ancestor
 		{Path: "/a/up", Type: core.TypeSymlink, Target: "../empty"},          // relative, with ..
 		{Path: "/a/phys", Type: core.TypeSymlink, Target: "../abs-dir/../b"}, // .. is physical: /a/b/.. = /a
 		{Path: "/empty", Type: core.TypeFile, Data: ""},
@@ -53,6 +53,7 @@ var Fixture = func() []Entry {
 		{Path: "/through-file", Type: core.TypeSymlink, Target: "empty/x"},
 		{Path: "/trailing", Type: core.TypeSymlink, Target: "empty/"},
 		{Path: "/root", Type: core.TypeSymlink, Target: "/"},
+		{Path: "/chain", Type: core.TypeDir},
 	}
 	for i := 0; i < ChainLen; i++ {
 		target := fmt.Sprintf("n%02d", i+1)

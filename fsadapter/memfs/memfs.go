@@ -69,7 +69,9 @@ func New() *FS {
 }
 
 // WriteFile creates or replaces the regular file at the absolute path p,
-// creating missing parent directories. It copies data.
+// creating missing parent directories. It copies data. It fails with EISDIR
+// when p is a directory and, unlike the OS, with EEXIST when p is a
+// symlink (it never writes through a link).
 func (fsys *FS) WriteFile(p string, data []byte) error {
 	return fsys.add("writeFile", p, &node{typ: core.TypeFile, data: append([]byte{}, data...)})
 }
@@ -108,7 +110,12 @@ func (fsys *FS) add(op, p string, n *node) error {
 	}
 	name := path.Base(p)
 	if old, ok := dir.children[name]; ok {
-		if n.typ != core.TypeFile || old.typ != core.TypeFile {
+		switch {
+		case n.typ == core.TypeFile && old.typ == core.TypeFile:
+			// Replace the contents.
+		case n.typ == core.TypeFile && old.typ == core.TypeDir:
+			return &core.PathError{Op: op, Path: p, Code: core.EISDIR}
+		default:
 			return &core.PathError{Op: op, Path: p, Code: "EEXIST"}
 		}
 	}
@@ -123,7 +130,7 @@ func (fsys *FS) mkdirAll(op, p string) (*node, error) {
 	switch code {
 	case "":
 		if n.typ != core.TypeDir {
-			return nil, &core.PathError{Op: op, Path: p, Code: "EEXIST"}
+			return nil, &core.PathError{Op: op, Path: p, Code: core.ENOTDIR}
 		}
 		return n, nil
 	case core.ENOENT:

@@ -32,8 +32,8 @@
 // On Linux, Realpath opens the path with O_PATH and reads the kernel's name
 // for the descriptor from /proc/self/fd: three system calls whatever the
 // depth, with the kernel's own symlink rules (40 links at most). Where
-// /proc is not mounted, and on other systems, it uses
-// [filepath.EvalSymlinks].
+// /proc is not mounted, and on other systems, it uses [os.Stat] (for the
+// kernel's error codes and link limit) and then [filepath.EvalSymlinks].
 package osfs
 
 import (
@@ -54,6 +54,7 @@ import (
 type FS struct {
 	root     string // host directory for "/"; "" for the whole filesystem
 	rootReal string // root with its symlinks resolved; "" for New
+	portable bool   // tests: use evalSymlinks even on Linux
 }
 
 var (
@@ -209,7 +210,12 @@ func (f *FS) Realpath(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	real, err := realpath(h)
+	var real string
+	if f.portable {
+		real, err = evalSymlinks(h)
+	} else {
+		real, err = realpath(h)
+	}
 	if err != nil {
 		return "", wrap("realpath", p, err)
 	}
@@ -228,8 +234,13 @@ func (f *FS) Realpath(p string) (string, error) {
 }
 
 // evalSymlinks is the portable realpath: filepath.EvalSymlinks, whose
-// result is already absolute for an absolute input.
+// result is already absolute for an absolute input. A stat first makes
+// the errors the kernel's: EvalSymlinks follows up to 255 links where
+// Linux stops at 40 (and macOS at 32).
 func evalSymlinks(h string) (string, error) {
+	if _, err := os.Stat(h); err != nil {
+		return "", err
+	}
 	return filepath.EvalSymlinks(h)
 }
 
