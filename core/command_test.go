@@ -1,0 +1,111 @@
+package core_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/fsadapter/memfs"
+)
+
+func commandTree(t *testing.T) (*memfs.FS, []core.Skill) {
+	t.Helper()
+	fsys := memfs.New()
+	for p, data := range map[string]string{
+		"/s/pdf/SKILL.md":  "---\nname: pdf\ndescription: PDFs\n---\n\n# PDF\n\nDo it.\n\n",
+		"/s/win/SKILL.md":  "\xef\xbb\xbf---\r\nname: win\r\n---\r\nLine 1.\r\nLine 2.\r\n",
+		"/s/bare/SKILL.md": "  just text  \n",
+		"/s/fm/SKILL.md":   "---\nname: fm\n---\n",
+	} {
+		if err := fsys.WriteFile(p, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	skills := []core.Skill{
+		{Name: "pdf", Description: "PDFs", FilePath: "/s/pdf/SKILL.md"},
+		{Name: "win", FilePath: "/s/win/SKILL.md"},
+		{Name: "plug:bare", Description: "bare", FilePath: "/s/bare/SKILL.md"},
+		{Name: "fm", FilePath: "/s/fm/SKILL.md"},
+		{Name: "gone", FilePath: "/s/gone/SKILL.md"},
+	}
+	return fsys, skills
+}
+
+// TestExpandCommand covers S35 (what is a command) and S36 (the message).
+func TestExpandCommand(t *testing.T) {
+	t.Parallel()
+	fsys, skills := commandTree(t)
+	tests := []struct {
+		name, text string
+		enable     bool
+		want       *core.Expansion
+	}{
+		{"S36 no args", "/skill:pdf", true, &core.Expansion{Message: "# PDF\n\nDo it.\n\n---\n\nSkill: /s/pdf/SKILL.md", Name: "pdf", Path: "/s/pdf/SKILL.md"}},
+		{"S36 args trimmed", "  /skill:pdf   a  b \n", true, &core.Expansion{Message: "# PDF\n\nDo it.\n\n---\n\nSkill: /s/pdf/SKILL.md\nUser: a  b", Name: "pdf", Path: "/s/pdf/SKILL.md", Args: "a  b"}},
+		{"S35 name ends at newline", "/skill:pdf\nmore\n\tlines", true, &core.Expansion{Message: "# PDF\n\nDo it.\n\n---\n\nSkill: /s/pdf/SKILL.md\nUser: more\n\tlines", Name: "pdf", Path: "/s/pdf/SKILL.md", Args: "more\n\tlines"}},
+		{"S36 CRLF and BOM", "/skill:win", true, &core.Expansion{Message: "Line 1.\nLine 2.\n\n---\n\nSkill: /s/win/SKILL.md", Name: "win", Path: "/s/win/SKILL.md"}},
+		{"S36 no frontmatter, colon name", "/skill:plug:bare x", true, &core.Expansion{Message: "just text\n\n---\n\nSkill: /s/bare/SKILL.md\nUser: x", Name: "plug:bare", Path: "/s/bare/SKILL.md", Args: "x"}},
+		{"S36 empty body", "/skill:fm", true, &core.Expansion{Message: "\n\n---\n\nSkill: /s/fm/SKILL.md", Name: "fm", Path: "/s/fm/SKILL.md"}},
+		{"S35 disabled", "/skill:pdf", false, nil},
+		{"S35 unknown", "/skill:xlsx", true, nil},
+		{"S35 not a command", "hello /skill:pdf", true, nil},
+		{"S35 case-sensitive prefix", "/SKILL:pdf", true, nil},
+		{"S35 empty name", "/skill:", true, nil},
+		{"S35 space after prefix", "/skill: pdf", true, nil},
+		{"S35 name case-sensitive", "/skill:PDF", true, nil},
+		{"S35 empty text", "", true, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := core.ExpandCommand(fsys, tc.text, skills, tc.enable)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+				t.Errorf("ExpandCommand(%q) =\n%+v\nwant\n%+v", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestExpandCommand_unreadable(t *testing.T) {
+	t.Parallel()
+	fsys, skills := commandTree(t)
+	_, err := core.ExpandCommand(fsys, "/skill:gone", skills, true)
+	var e *core.Error
+	if !errors.As(err, &e) || e.Code != core.CodeNotFound || e.Message != "Failed to read skill file: /s/gone/SKILL.md (ENOENT)" {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestExpansion_AppendJSON(t *testing.T) {
+	t.Parallel()
+	var none *core.Expansion
+	if got := string(none.AppendJSON([]byte("x"))); got != "xnull" {
+		t.Errorf("nil: %s", got)
+	}
+	e := &core.Expansion{Message: "m\n", Name: "n", Path: "/p", Args: ""}
+	if got := string(e.AppendJSON(nil)); got != `{"message":"m\n","name":"n","path":"/p","args":""}` {
+		t.Errorf("got %s", got)
+	}
+}
+
+// TestCommands covers S37: one entry per skill, S15 order.
+func TestCommands(t *testing.T) {
+	t.Parallel()
+	l := core.Commands([]core.Skill{
+		{Name: "b", Description: "B", FilePath: "/b/SKILL.md"},
+		{Name: "a", Description: "A \"q\"", FilePath: "/a/SKILL.md"},
+		{Name: "B", Description: "upper", FilePath: "/B/SKILL.md"},
+	})
+	got := string(l.AppendJSON(nil))
+	want := `{"commands":[{"name":"skill:a","description":"A \"q\"","path":"/a/SKILL.md"},` +
+		`{"name":"skill:B","description":"upper","path":"/B/SKILL.md"},{"name":"skill:b","description":"B","path":"/b/SKILL.md"}]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := string(core.Commands(nil).AppendJSON(nil)); got != `{"commands":[]}` {
+		t.Errorf("empty: %s", got)
+	}
+}
