@@ -1,0 +1,366 @@
+// The contract of the skilldex package: hand-written, declarations only.
+// index.js is pinned to it with `@type {import('./index').x}` annotations and
+// checked by `tsc` (js/test/types).
+//
+// Every operation runs inside the WebAssembly module built from the Go core
+// (wasm/ABI.md); this package only carries requests there and replies back.
+// Results are the JSON shapes of the SPEC, section 12, parsed.
+//
+// # Sync or async
+//
+// Every operation returns a Promise. The work itself is synchronous and
+// CPU-bound (the filesystem calls are synchronous too); the Promise lets the
+// first call compile and instantiate the module, and it orders calls: the
+// calls on one Skilldex run one after another, in the order they were made,
+// never interleaved, even when they are started together (Promise.all) or
+// from inside a filesystem callback. A call's failure does not affect the
+// next one.
+//
+// # Errors
+//
+// A failed operation rejects with a SkilldexError whose `code` is one of
+// ErrorCode. After a crash of the module (a trap, a Go fatal error, or a
+// filesystem method that threw something other than an fs error) the call
+// rejects with code "INTERNAL" and the module instance is replaced: the
+// next call runs on a fresh one and gives correct results.
+
+/** A filesystem entry's type (SPEC S2). */
+export type FileType = 'file' | 'dir' | 'symlink' | 'other';
+
+/**
+ * The filesystem the engine reads through (SPEC S2): five synchronous
+ * operations on absolute, clean, slash-separated paths. Throw an error with
+ * a string `code` ("ENOENT", "ENOTDIR", "EACCES", "ELOOP", "EIO", ...) to
+ * fail; an unknown code counts as "EIO". Throwing anything without a `code`
+ * aborts the call with an INTERNAL error.
+ *
+ * Paths are strings, or with `bytePaths: true` Uint8Arrays of the raw bytes
+ * (valid during the call only: copy one to keep it).
+ */
+export type FileSystem = StringFileSystem | BytesFileSystem;
+
+interface FileSystemBase<P> {
+  /** The entries of a directory, typed without following links, in any order; no "." or "..". */
+  readDir(path: P): ReadonlyArray<{ readonly name: string | Uint8Array; readonly type: FileType }>;
+  /** The type of path, following symlinks; null or undefined (or an ENOENT error) when it does not exist. */
+  stat(path: P): FileType | null | undefined;
+  /** The type of path without following a final symlink. */
+  lstat(path: P): FileType | null | undefined;
+  /** The whole file (a string is taken as its UTF-8 bytes). */
+  readFile(path: P): Uint8Array | string;
+  /** The canonical path: absolute, no symlinks, no "." or "..". */
+  realpath(path: P): string | Uint8Array;
+  /**
+   * Optional fast path: copy the first min(size, buf.length) bytes of the
+   * file into buf and return the file's size (a number greater than
+   * buf.length when the file is longer and its size unknown). Lets
+   * discovery read only a SKILL.md's first 4 KiB, straight into the module.
+   */
+  readFileInto?(path: P, buf: Uint8Array): number;
+}
+
+export interface StringFileSystem extends FileSystemBase<string> {
+  readonly bytePaths?: false;
+}
+
+export interface BytesFileSystem extends FileSystemBase<Uint8Array> {
+  readonly bytePaths: true;
+}
+
+/** A provider registered by the host (SPEC S19). */
+export interface Provider {
+  id: string;
+  displayName: string;
+  /** Higher first; ties keep registration order. */
+  priority: number;
+  /** Relative to home. */
+  userDirs?: string[] | null;
+  /** Relative to each project ancestor. */
+  projectDirs?: string[] | null;
+  userFirst?: boolean;
+  cwdOnly?: boolean;
+  requireDescription?: boolean;
+}
+
+/** Discovery options (SPEC section 5); absent means the default. */
+export interface Options {
+  enabled?: boolean;
+  enableCodexUser?: boolean;
+  enableClaudeUser?: boolean;
+  enableClaudeProject?: boolean;
+  enablePiUser?: boolean;
+  enablePiProject?: boolean;
+  customDirectories?: string[] | null;
+  ignoredSkills?: string[] | null;
+  includeSkills?: string[] | null;
+  disabledExtensions?: string[] | null;
+  configDirName?: string;
+  extraProviders?: Provider[] | null;
+}
+
+/**
+ * The load context of a discovery (SPEC S1). Absent fields come from the
+ * Skilldex's defaults (createSkilldex); with the default filesystem those
+ * are the process's working directory and home.
+ */
+export interface LoadContext {
+  cwd?: string;
+  home?: string;
+  options?: Options;
+}
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface Skill {
+  name: string;
+  description: string;
+  filePath: string;
+  baseDir: string;
+  source: string;
+  provider: string;
+  providerName: string;
+  level: 'user' | 'project';
+  sourcePath: string;
+  frontmatter: { [key: string]: JsonValue };
+  contexts?: string[];
+  globs?: string[];
+  alwaysApply?: boolean;
+}
+
+export interface Warning {
+  skillPath: string;
+  message: string;
+}
+
+export type ShadowReason = 'name' | 'realpath' | 'disabled' | 'source-off' | 'ignored' | 'not-included';
+
+export interface Shadowed {
+  name: string;
+  filePath: string;
+  source: string;
+  reason: ShadowReason;
+  /** For reasons "name" and "realpath": the winner's filePath. */
+  winner?: string;
+}
+
+export interface DiscoverResult {
+  skills: Skill[];
+  warnings: Warning[];
+  shadowed: Shadowed[];
+}
+
+export interface ScanResult {
+  skills: Skill[];
+  warnings: Warning[];
+}
+
+export interface Resource {
+  url: string;
+  content: string;
+  contentType: 'text/markdown' | 'text/plain';
+  size: number;
+  sourcePath: string;
+}
+
+export interface FileList {
+  name: string;
+  baseDir: string;
+  files: string[];
+}
+
+export interface PromptOptions extends LoadContext {
+  /** Default true; without the read tool the text is empty. */
+  readTool?: boolean;
+  /** Default "markdown". */
+  format?: 'markdown' | 'xml';
+  /** Bound on the whole text; 0 or absent: none. */
+  maxChars?: number;
+}
+
+export interface Prompt {
+  text: string;
+  format: 'markdown' | 'xml';
+  omitted: string[];
+  shortened: string[];
+}
+
+export interface ExpandOptions extends LoadContext {
+  /** Default true. */
+  enableSkillCommands?: boolean;
+}
+
+export interface Expansion {
+  message: string;
+  name: string;
+  path: string;
+  args: string;
+}
+
+export interface Command {
+  name: string;
+  description: string;
+  path: string;
+}
+
+export interface CommandList {
+  commands: Command[];
+}
+
+export interface ContextFile {
+  path: string;
+  content: string;
+  level: 'user' | 'project';
+  /** Levels above cwd; null for the user file. */
+  depth: number | null;
+}
+
+export interface ContextFiles {
+  files: ContextFile[];
+}
+
+export interface Diagnostic {
+  code: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  line?: number;
+}
+
+export interface Validation {
+  dir: string;
+  diagnostics: Diagnostic[];
+}
+
+export interface Candidate {
+  filePath: string;
+  source: string;
+  outcome: 'loaded' | 'shadowed' | 'duplicate' | 'disabled' | 'source-off' | 'ignored' | 'not-included';
+  reason?: string;
+}
+
+export interface Explanation {
+  name: string;
+  winner: Skill | null;
+  candidates: Candidate[];
+}
+
+/**
+ * The codes of SkilldexError: the engine's (SPEC) plus ABI_MISMATCH from the
+ * loader (a module built for another ABI).
+ */
+export type ErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'INVALID_URL'
+  | 'MISSING_NAME'
+  | 'UNKNOWN_SKILL'
+  | 'ABSOLUTE_PATH'
+  | 'PATH_TRAVERSAL'
+  | 'PATH_ESCAPE'
+  | 'NOT_FOUND'
+  | 'BAD_REQUEST'
+  | 'INTERNAL'
+  | 'ABI_MISMATCH';
+
+export declare class SkilldexError extends Error {
+  constructor(code: string, message: string, options?: { cause?: unknown });
+  readonly name: 'SkilldexError';
+  /** An ErrorCode; typed string so that codes added later still type-check. */
+  readonly code: ErrorCode | (string & {});
+}
+
+export interface SkilldexOptions extends LoadContext {
+  /**
+   * The filesystem. Default: the runtime's node:fs (Node, Deno, Bun), and
+   * then cwd and home default to the process's. There is no default in a
+   * browser.
+   */
+  fs?: FileSystem;
+  /**
+   * The module: bytes, a compiled module, a URL (fetched) or a function
+   * returning one of those. Default: the skilldex.wasm shipped beside
+   * index.js. It is compiled once per process (per distinct source).
+   */
+  wasm?: ArrayBuffer | ArrayBufferView | WebAssembly.Module | URL | (() => Promise<ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response>);
+  /** Receives what the module writes to stdout/stderr (only on fatal errors). Default: kept for error messages only. */
+  stderr?: (text: string) => void;
+}
+
+export interface EngineStats {
+  /** Current size of the instance's linear memory in bytes (0 before the first call). */
+  memoryBytes: number;
+  /** Instances created so far (more than 1 after a crash). */
+  instances: number;
+  /** Calls made so far. */
+  calls: number;
+}
+
+/** An engine: one module instance over one filesystem; calls are queued. */
+export interface Skilldex {
+  discover(ctx?: LoadContext): Promise<DiscoverResult>;
+  scanDir(dir: string, opts?: { source?: string }): Promise<ScanResult>;
+  resolve(url: string, ctx?: LoadContext): Promise<Resource>;
+  listFiles(name: string, ctx?: LoadContext): Promise<FileList>;
+  renderPrompt(opts?: PromptOptions): Promise<Prompt>;
+  /** null when the text is not a skill command (SPEC S35). */
+  expandCommand(text: string, opts?: ExpandOptions): Promise<Expansion | null>;
+  commands(ctx?: LoadContext): Promise<CommandList>;
+  contextFiles(ctx?: LoadContext): Promise<ContextFiles>;
+  validate(dir: string): Promise<Validation>;
+  explain(name: string, ctx?: LoadContext): Promise<Explanation>;
+  /**
+   * The raw form: a request (object or JSON string, wasm/ABI.md) in, the
+   * engine's exact reply string out, including error replies (it does not
+   * reject for those). Rejects only when the module crashed.
+   */
+  call(request: string | { op: string; [field: string]: unknown }): Promise<string>;
+  /** Compile and instantiate now instead of at the first call. */
+  ready(): Promise<void>;
+  /** Drop the instance (the next call creates a new one). */
+  close(): Promise<void>;
+  stats(): EngineStats;
+}
+
+export declare function createSkilldex(opts?: SkilldexOptions): Skilldex;
+
+/** The operations of a shared default Skilldex (node:fs, the process's cwd and home). */
+export declare const discover: Skilldex['discover'];
+export declare const scanDir: Skilldex['scanDir'];
+export declare const resolve: Skilldex['resolve'];
+export declare const listFiles: Skilldex['listFiles'];
+export declare const renderPrompt: Skilldex['renderPrompt'];
+export declare const expandCommand: Skilldex['expandCommand'];
+export declare const commands: Skilldex['commands'];
+export declare const contextFiles: Skilldex['contextFiles'];
+export declare const validate: Skilldex['validate'];
+export declare const explain: Skilldex['explain'];
+export declare const call: Skilldex['call'];
+
+/**
+ * A FileSystem over node:fs (pass the module: `import fs from 'node:fs'`).
+ * With root, the host directory root is served as "/" and realpath strips it
+ * back off (a path that resolves outside root does not exist).
+ */
+export declare function createNodeFS(fs: object, opts?: { root?: string }): BytesFileSystem;
+
+/**
+ * An in-memory filesystem with Linux path semantics (symlinks relative to
+ * their directory or absolute from this root, 40 links at most, kernel
+ * error codes).
+ */
+export declare class MemoryFS implements StringFileSystem {
+  constructor();
+  /** Create or replace a file, creating parent directories. */
+  writeFile(path: string, data: string | Uint8Array): this;
+  /** mkdir -p. */
+  mkdir(path: string): this;
+  /** Create a symlink at path pointing to target (stored as written). */
+  symlink(target: string, path: string): this;
+  readDir(path: string): { name: string; type: FileType }[];
+  stat(path: string): FileType;
+  lstat(path: string): FileType;
+  readFile(path: string): Uint8Array;
+  readFileInto(path: string, buf: Uint8Array): number;
+  realpath(path: string): string;
+}
+
+/** The wasm ABI version this package speaks (wasm/ABI.md). */
+export declare const ABI_VERSION: 1;

@@ -1,0 +1,148 @@
+// @ts-check
+// skilldex: the JS face of the Go engine in skilldex.wasm. Every decision is
+// made in Go; this file builds request JSON, calls the module through
+// src/engine.js and turns error replies into SkilldexErrors. The contract is
+// index.d.ts.
+
+import { Engine, SkilldexError, compileOnce, ABI_VERSION as VERSION } from './src/engine.js';
+import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
+import { MemoryFS } from './src/memfs.js';
+import { loadWasm, nodeFS, processContext } from './src/platform.js';
+
+export { SkilldexError, MemoryFS };
+
+/** @type {import('./index').ABI_VERSION} */
+export const ABI_VERSION = /** @type {1} */ (VERSION);
+
+/** @type {import('./index').createNodeFS} */
+export const createNodeFS = (fs, opts) => /** @type {import('./index').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts));
+
+const defaultWasmKey = {};
+
+/**
+ * The loader of the module for a `wasm` option.
+ * @param {import('./index').SkilldexOptions['wasm']} wasm
+ * @returns {() => Promise<WebAssembly.Module>}
+ */
+function moduleLoader(wasm) {
+  if (wasm === undefined) return () => compileOnce(loadWasm, defaultWasmKey);
+  if (wasm instanceof WebAssembly.Module) return () => Promise.resolve(wasm);
+  if (typeof wasm === 'function') return () => compileOnce(wasm, wasm);
+  if (wasm instanceof URL) return () => compileOnce(() => fetch(wasm), wasm);
+  return () => compileOnce(async () => wasm, wasm);
+}
+
+/**
+ * Parse a reply; an error reply becomes a SkilldexError.
+ * @param {string} reply
+ */
+function parse(reply) {
+  const v = JSON.parse(reply);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'error' in v && Object.keys(v)[0] === 'error') {
+    throw new SkilldexError(String(v.error?.code ?? 'INTERNAL'), String(v.error?.message ?? reply));
+  }
+  return v;
+}
+
+/** @type {import('./index').createSkilldex} */
+export function createSkilldex(opts = {}) {
+  /** @type {Engine | undefined} */
+  let engineRef;
+  /** @type {Promise<{engine: Engine, ctx: {cwd?: string, home?: string, options?: object}}> | undefined} */
+  let setup;
+  const init = () =>
+    (setup ??= (async () => {
+      let fs = opts.fs;
+      let ctx = {};
+      if (!fs) {
+        const nfs = await nodeFS();
+        if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'no default filesystem in this runtime: pass opts.fs');
+        fs = nodeFSImpl(nfs);
+        ctx = await processContext();
+      }
+      const engine = new Engine({ fs, module: moduleLoader(opts.wasm), stderr: opts.stderr });
+      engineRef = engine;
+      return { engine, ctx: { ...ctx, ...pick(opts) } };
+    })());
+
+  /**
+   * The load-context fields of a request: the call's, over the defaults.
+   * @param {import('./index').LoadContext | undefined} c
+   */
+  const withCtx = async (c) => {
+    const { ctx } = await init();
+    return { cwd: c?.cwd ?? ctx.cwd, home: c?.home ?? ctx.home, options: c?.options ?? ctx.options };
+  };
+
+  /** @param {object} request */
+  const run = async (request) => {
+    const { engine } = await init();
+    return parse(await engine.call(JSON.stringify(request)));
+  };
+
+  /** @type {import('./index').Skilldex} */
+  const sk = {
+    discover: async (ctx) => run({ op: 'discover', ...(await withCtx(ctx)) }),
+    scanDir: async (dir, o) => run({ op: 'scanDir', dir, source: o?.source }),
+    resolve: async (url, ctx) => run({ op: 'resolve', ...(await withCtx(ctx)), url }),
+    listFiles: async (name, ctx) => run({ op: 'listFiles', ...(await withCtx(ctx)), name }),
+    renderPrompt: async (o) =>
+      run({ op: 'renderPrompt', ...(await withCtx(o)), readTool: o?.readTool, format: o?.format, maxChars: o?.maxChars }),
+    expandCommand: async (text, o) =>
+      run({ op: 'expandCommand', ...(await withCtx(o)), text, enableSkillCommands: o?.enableSkillCommands }),
+    commands: async (ctx) => run({ op: 'commands', ...(await withCtx(ctx)) }),
+    contextFiles: async (ctx) => run({ op: 'contextFiles', ...(await withCtx(ctx)) }),
+    validate: async (dir) => run({ op: 'validate', dir }),
+    explain: async (name, ctx) => run({ op: 'explain', ...(await withCtx(ctx)), name }),
+    call: async (request) => {
+      const { engine } = await init();
+      return engine.call(typeof request === 'string' ? request : JSON.stringify(request));
+    },
+    ready: async () => (await init()).engine.ready(),
+    close: async () => {
+      if (setup) await (await setup).engine.close();
+    },
+    stats: () => (engineRef ? engineRef.stats() : { memoryBytes: 0, instances: 0, calls: 0 }),
+  };
+  return sk;
+}
+
+/**
+ * The load-context fields of the options.
+ * @param {import('./index').SkilldexOptions} o
+ */
+function pick(o) {
+  /** @type {{cwd?: string, home?: string, options?: object}} */
+  const out = {};
+  if (o.cwd !== undefined) out.cwd = o.cwd;
+  if (o.home !== undefined) out.home = o.home;
+  if (o.options !== undefined) out.options = o.options;
+  return out;
+}
+
+/** @type {import('./index').Skilldex | undefined} */
+let shared;
+const def = () => (shared ??= createSkilldex());
+
+/** @type {import('./index').discover} */
+export const discover = (ctx) => def().discover(ctx);
+/** @type {import('./index').scanDir} */
+export const scanDir = (dir, o) => def().scanDir(dir, o);
+/** @type {import('./index').resolve} */
+export const resolve = (url, ctx) => def().resolve(url, ctx);
+/** @type {import('./index').listFiles} */
+export const listFiles = (name, ctx) => def().listFiles(name, ctx);
+/** @type {import('./index').renderPrompt} */
+export const renderPrompt = (o) => def().renderPrompt(o);
+/** @type {import('./index').expandCommand} */
+export const expandCommand = (text, o) => def().expandCommand(text, o);
+/** @type {import('./index').commands} */
+export const commands = (ctx) => def().commands(ctx);
+/** @type {import('./index').contextFiles} */
+export const contextFiles = (ctx) => def().contextFiles(ctx);
+/** @type {import('./index').validate} */
+export const validate = (dir) => def().validate(dir);
+/** @type {import('./index').explain} */
+export const explain = (name, ctx) => def().explain(name, ctx);
+/** @type {import('./index').call} */
+export const call = (request) => def().call(request);

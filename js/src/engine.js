@@ -1,0 +1,368 @@
+// @ts-check
+// The host side of wasm/ABI.md: compiles the module once per process,
+// instantiates it per engine, implements the skilldex_host_v1 imports over a
+// JS filesystem object, serialises calls and replaces an instance after a
+// trap. It translates only: requests go to Go as JSON, unvalidated.
+
+import { createWasi, wasiMissing, WasiExit } from './wasi.js';
+
+export const ABI_VERSION = 1;
+const HOST_MODULE = 'skilldex_host_v1';
+const WASI_MODULE = 'wasi_snapshot_preview1';
+
+/** errno table of ABI.md#errno */
+const ERRNO = /** @type {Record<string, number>} */ ({
+  ENOENT: 1, ENOTDIR: 2, EISDIR: 3, EACCES: 4, ELOOP: 5, EIO: 6, EINVAL: 7, EFBIG: 8, ENAMETOOLONG: 9, EPERM: 10,
+});
+const EIO = 6;
+const ENOENT = 1;
+const BUFFER_TOO_SMALL = 100;
+
+/** file types of ABI.md#types */
+const TYPE = /** @type {Record<string, number>} */ ({ other: 0, file: 1, dir: 2, symlink: 3 });
+
+/** An error with a stable code: the engine's SPEC codes, or INTERNAL / ABI_MISMATCH from the host side. */
+export class SkilldexError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {{cause?: unknown}} [options]
+   */
+  constructor(code, message, options) {
+    super(message, options);
+    this.name = 'SkilldexError';
+    this.code = code;
+  }
+}
+
+/**
+ * A user filesystem threw something that is not an fs error (no string
+ * `code`): a bug in the host. It aborts the call (see fsErrno).
+ */
+class HostAbort extends Error {
+  /** @param {unknown} cause */
+  constructor(cause) {
+    super(`the filesystem threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'HostAbort';
+  }
+}
+
+/**
+ * The errno for an exception thrown by a filesystem method. An error with a
+ * string `code` (what node:fs, Deno and MemoryFS throw) maps through the
+ * table, unknown codes to EIO. Anything else is a bug in the filesystem
+ * object: it is rethrown, which unwinds the module (a trap), fails the call
+ * with INTERNAL and replaces the instance.
+ * @param {unknown} e
+ */
+function fsErrno(e) {
+  const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
+  if (typeof code === 'string') return ERRNO[code] ?? EIO;
+  throw e instanceof HostAbort ? e : new HostAbort(e);
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * @param {string | Uint8Array} s
+ * @returns {Uint8Array}
+ */
+const bytesOf = (s) => (typeof s === 'string' ? encoder.encode(s) : s);
+
+/**
+ * The skilldex_host_v1 imports over fs.
+ * @param {import('../index').FileSystem} fs
+ * @param {() => WebAssembly.Memory} memory
+ */
+function hostImports(fs, memory) {
+  /** @type {ArrayBuffer | null} */
+  let buf = null;
+  /** @type {Uint8Array} */
+  let u8 = new Uint8Array(0);
+  /** @type {DataView} */
+  let dv = new DataView(new ArrayBuffer(0));
+  const refresh = () => {
+    const b = memory().buffer;
+    if (b !== buf) {
+      buf = b;
+      u8 = new Uint8Array(b);
+      dv = new DataView(b);
+    }
+  };
+  const bytePaths = fs.bytePaths === true;
+  /** @type {(p: number, n: number) => any} */
+  const pathArg = bytePaths ? (p, n) => u8.subarray(p, p + n) : (p, n) => decoder.decode(u8.subarray(p, p + n));
+
+  /**
+   * @param {string} type
+   * @returns {number}
+   */
+  const typeOf = (type) => TYPE[type] ?? 0;
+
+  /** @param {(p: any) => string | null | undefined} op */
+  const statImport = (op) => (/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ out) => {
+    try {
+      refresh();
+      const t = op(pathArg(p, n));
+      if (t == null) return ENOENT;
+      refresh();
+      dv.setUint32(out, typeOf(t), true);
+      return 0;
+    } catch (e) {
+      return fsErrno(e);
+    }
+  };
+
+  /**
+   * Write data (or report the size needed) for read_dir and realpath.
+   * @param {Uint8Array} data @param {number} ptr @param {number} cap @param {number} outLen
+   */
+  const put = (data, ptr, cap, outLen) => {
+    refresh();
+    dv.setUint32(outLen, data.length, true);
+    if (data.length > cap) return BUFFER_TOO_SMALL;
+    u8.set(data, ptr);
+    return 0;
+  };
+
+  return {
+    stat: statImport((p) => fs.stat(p)),
+    lstat: statImport((p) => fs.lstat(p)),
+
+    read_dir(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
+      try {
+        refresh();
+        const entries = fs.readDir(pathArg(p, n));
+        const names = new Array(entries.length);
+        let total = 0;
+        for (let i = 0; i < entries.length; i++) {
+          const name = bytesOf(entries[i].name);
+          names[i] = name;
+          total += 5 + name.length;
+        }
+        refresh();
+        dv.setUint32(outLen, total, true);
+        if (total > cap) return BUFFER_TOO_SMALL;
+        let at = ptr;
+        for (let i = 0; i < entries.length; i++) {
+          const name = names[i];
+          dv.setUint8(at, typeOf(entries[i].type));
+          dv.setUint32(at + 1, name.length, true);
+          u8.set(name, at + 5);
+          at += 5 + name.length;
+        }
+        return 0;
+      } catch (e) {
+        return fsErrno(e);
+      }
+    },
+
+    read_file(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
+      try {
+        refresh();
+        const path = pathArg(p, n);
+        let size;
+        if (typeof fs.readFileInto === 'function') {
+          // Straight into guest memory: no copy, no more than cap bytes read.
+          size = fs.readFileInto(path, u8.subarray(ptr, ptr + cap));
+        } else {
+          const data = bytesOf(fs.readFile(path));
+          refresh();
+          u8.set(data.length > cap ? data.subarray(0, cap) : data, ptr);
+          size = data.length;
+        }
+        refresh();
+        if (size > cap) {
+          dv.setUint32(outLen, Math.min(Math.max(size, cap + 1), 0xffffffff), true);
+          return BUFFER_TOO_SMALL;
+        }
+        dv.setUint32(outLen, size, true);
+        return 0;
+      } catch (e) {
+        return fsErrno(e);
+      }
+    },
+
+    realpath(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
+      try {
+        refresh();
+        return put(bytesOf(fs.realpath(pathArg(p, n))), ptr, cap, outLen);
+      } catch (e) {
+        return fsErrno(e);
+      }
+    },
+  };
+}
+
+/** @type {WeakMap<object, Promise<WebAssembly.Module>>} */
+const compiled = new WeakMap();
+
+/**
+ * Compile a module once per source object (per process for the default).
+ * @param {() => Promise<BufferSource | WebAssembly.Module | Response>} load
+ * @param {object} key
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function compileOnce(load, key) {
+  let p = compiled.get(key);
+  if (!p) {
+    p = (async () => {
+      const src = await load();
+      if (src instanceof WebAssembly.Module) return src;
+      if (typeof Response !== 'undefined' && src instanceof Response) return WebAssembly.compileStreaming(src);
+      return WebAssembly.compile(/** @type {BufferSource} */ (src));
+    })();
+    p.catch(() => compiled.delete(key));
+    compiled.set(key, p);
+  }
+  return p;
+}
+
+/**
+ * Check a module's imports (ABI.md#loading, step 2).
+ * @param {WebAssembly.Module} module
+ */
+function checkImports(module) {
+  for (const imp of WebAssembly.Module.imports(module)) {
+    if (imp.module !== HOST_MODULE && imp.module !== WASI_MODULE) {
+      throw new SkilldexError('ABI_MISMATCH', `bad binary: the module imports ${imp.module}.${imp.name}; this host speaks ${HOST_MODULE}`);
+    }
+  }
+}
+
+const STDERR_KEEP = 8192;
+
+/**
+ * One module instance at a time, over one filesystem, with calls in a
+ * queue.
+ */
+export class Engine {
+  /**
+   * @param {{fs: import('../index').FileSystem, module: () => Promise<WebAssembly.Module>, stderr?: (text: string) => void}} opts
+   */
+  constructor(opts) {
+    this.fs = opts.fs;
+    this.getModule = opts.module;
+    this.onStderr = opts.stderr;
+    /** @type {Promise<unknown>} */
+    this.tail = Promise.resolve();
+    /** @type {{exports: any, memory: WebAssembly.Memory} | null} */
+    this.inst = null;
+    this.instances = 0;
+    this.calls = 0;
+    this.stderrTail = '';
+  }
+
+  /** Create a fresh instance: instantiate, _initialize, check the version. */
+  async instantiate() {
+    const module = await this.getModule();
+    checkImports(module);
+    /** @type {WebAssembly.Memory | null} */
+    let memory = null;
+    const mem = () => /** @type {WebAssembly.Memory} */ (memory);
+    const wasi = createWasi(mem, (fd, text) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEEP);
+      if (this.onStderr) this.onStderr(text);
+    });
+    const host = hostImports(this.fs, mem);
+    /** @type {Record<string, Record<string, Function>>} */
+    const imports = { [WASI_MODULE]: {}, [HOST_MODULE]: {} };
+    for (const imp of WebAssembly.Module.imports(module)) {
+      if (imp.kind !== 'function') continue;
+      const table = imp.module === WASI_MODULE ? wasi : /** @type {Record<string, Function>} */ (host);
+      imports[imp.module][imp.name] = table[imp.name] ?? wasiMissing;
+    }
+    const instance = await WebAssembly.instantiate(module, /** @type {WebAssembly.Imports} */ (imports));
+    const ex = /** @type {any} */ (instance.exports);
+    memory = ex.memory;
+    try {
+      ex._initialize();
+    } catch (e) {
+      throw this.crash(e, 'while initialising the module');
+    }
+    const v = ex.skilldex_abi_version();
+    if (v !== ABI_VERSION) {
+      throw new SkilldexError('ABI_MISMATCH', `bad binary: the module speaks skilldex ABI ${v}, this host ${ABI_VERSION}`);
+    }
+    this.instances++;
+    return { exports: ex, memory: /** @type {WebAssembly.Memory} */ (memory) };
+  }
+
+  /**
+   * The error for a trap: the instance is discarded.
+   * @param {unknown} e @param {string} [when]
+   */
+  crash(e, when = 'during the call') {
+    this.inst = null;
+    const cause = e instanceof HostAbort ? e.cause : e;
+    let msg = e instanceof HostAbort ? e.message : `the engine crashed ${when}: ${e instanceof WasiExit ? e.message : e instanceof Error ? e.message : String(e)}`;
+    const tail = this.stderrTail.trim();
+    if (tail) msg += `\n${tail.split('\n').slice(0, 8).join('\n')}`;
+    this.stderrTail = '';
+    return new SkilldexError('INTERNAL', msg, { cause });
+  }
+
+  /**
+   * Run one request (a JSON string) and return the reply string. Calls are
+   * queued: each starts when the previous one has finished.
+   * @param {string} request
+   * @returns {Promise<string>}
+   */
+  call(request) {
+    const run = this.tail.then(() => this.callNow(request));
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  /** Make sure an instance exists (the first call would otherwise). */
+  ready() {
+    const run = this.tail.then(async () => {
+      this.inst ??= await this.instantiate();
+    });
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  /** @param {string} request */
+  async callNow(request) {
+    this.inst ??= await this.instantiate();
+    const { exports: ex, memory } = this.inst;
+    const req = encoder.encode(request);
+    this.calls++;
+    this.stderrTail = '';
+    let reply;
+    try {
+      const ptr = ex.skilldex_alloc(req.length);
+      if (ptr === 0) {
+        throw new SkilldexError('BAD_REQUEST', `bad request: ${req.length} bytes is over the module's request limit`);
+      }
+      new Uint8Array(memory.buffer, ptr, req.length).set(req);
+      const r = ex.skilldex_call(ptr, req.length);
+      const rp = Number(BigInt.asUintN(64, r) >> 32n);
+      const rn = Number(BigInt.asUintN(32, r));
+      reply = decoder.decode(new Uint8Array(memory.buffer, rp, rn));
+    } catch (e) {
+      if (e instanceof SkilldexError) throw e;
+      throw this.crash(e);
+    }
+    return reply;
+  }
+
+  /** Drop the instance; the next call makes a new one. */
+  close() {
+    const run = this.tail.then(() => {
+      this.inst = null;
+    });
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  stats() {
+    return {
+      memoryBytes: this.inst ? this.inst.memory.buffer.byteLength : 0,
+      instances: this.instances,
+      calls: this.calls,
+    };
+  }
+}

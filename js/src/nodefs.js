@@ -1,0 +1,103 @@
+// @ts-check
+// The default filesystem: the runtime's synchronous node:fs (Node, and the
+// node:fs of Deno and Bun). Paths travel as bytes (bytePaths), so file names
+// that are not valid UTF-8 keep working, and no path is decoded per call.
+
+/**
+ * @param {any} e
+ * @param {string} code
+ */
+const withCode = (e, code) => Object.assign(e instanceof Error ? e : new Error(String(e)), { code });
+
+/**
+ * @param {{isFile(): boolean, isDirectory(): boolean, isSymbolicLink(): boolean}} s
+ * @returns {'file' | 'dir' | 'symlink' | 'other'}
+ */
+const kind = (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : s.isSymbolicLink() ? 'symlink' : 'other');
+
+/**
+ * A FileSystem over node:fs.
+ * @param {typeof import('node:fs')} fs the node:fs module
+ * @param {{root?: string}} [opts] root: serve this host directory as "/" (realpath strips it back off)
+ * @returns {import('../index').FileSystem}
+ */
+export function createNodeFS(fs, opts = {}) {
+  const B = globalThis.Buffer;
+  const probe = new Uint8Array(1);
+  const openFlags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+  /** @type {Buffer | null} */
+  let root = null;
+  if (opts.root != null && opts.root !== '') {
+    const r = fs.realpathSync.native(opts.root);
+    if (r !== '/') root = B.from(r);
+  }
+  const rootLen = root ? root.length : 0;
+
+  /** The host path of an engine path (a Uint8Array view into guest memory). */
+  const host = root
+    ? (/** @type {Uint8Array} */ p) => B.concat([/** @type {Buffer} */ (root), p])
+    : (/** @type {Uint8Array} */ p) => B.from(p.buffer, p.byteOffset, p.byteLength);
+
+  const realpathNative = fs.realpathSync.native ?? fs.realpathSync;
+
+  return {
+    bytePaths: true,
+
+    readDir(p) {
+      const list = fs.readdirSync(host(p), { withFileTypes: true, encoding: 'buffer' });
+      const out = new Array(list.length);
+      for (let i = 0; i < list.length; i++) {
+        const d = list[i];
+        out[i] = { name: /** @type {any} */ (d.name), type: kind(d) };
+      }
+      return out;
+    },
+
+    stat(p) {
+      const s = fs.statSync(host(p), { throwIfNoEntry: false });
+      return s ? kind(s) : null;
+    },
+
+    lstat(p) {
+      const s = fs.lstatSync(host(p), { throwIfNoEntry: false });
+      return s ? kind(s) : null;
+    },
+
+    readFile(p) {
+      return fs.readFileSync(host(p));
+    },
+
+    readFileInto(p, buf) {
+      const fd = fs.openSync(host(p), openFlags);
+      try {
+        const st = fs.fstatSync(fd);
+        if (st.isDirectory()) throw withCode(new Error('EISDIR: illegal operation on a directory'), 'EISDIR');
+        const size = st.size;
+        let got = 0;
+        while (got < buf.length) {
+          const n = fs.readSync(fd, buf, got, buf.length - got, got);
+          if (n === 0) break;
+          got += n;
+          if (size > 0 && got >= size) break;
+        }
+        if (got < buf.length) return got;
+        if (size > got) return size;
+        // The buffer is full and the size is unknown or equal: probe.
+        const n = fs.readSync(fd, probe, 0, 1, got);
+        return n === 0 ? got : Math.max(size, got + 1);
+      } finally {
+        fs.closeSync(fd);
+      }
+    },
+
+    realpath(p) {
+      const r = /** @type {Buffer} */ (realpathNative(host(p), { encoding: 'buffer' }));
+      if (!root) return r;
+      if (r.length === rootLen && r.equals(root)) return '/';
+      if (r.length > rootLen && r[rootLen] === 0x2f && r.subarray(0, rootLen).equals(root)) return r.subarray(rootLen);
+      // Outside the served tree: to the engine it does not exist (as osfs.Dir).
+      throw withCode(new Error('ENOENT: outside the root'), 'ENOENT');
+    },
+  };
+}
