@@ -3,9 +3,15 @@ package core
 import (
 	"math"
 	"path"
+	"strconv"
 	"slices"
 	"strings"
 )
+
+// MaxRootEntries bounds the entries scanned in one skills root, so a
+// runaway directory cannot make discovery unbounded. More are reported with a
+// warning and skipped (they come last in byte order of their names).
+const MaxRootEntries = 50000
 
 // scanSpec says how to scan one skills root and how to label what it finds.
 type scanSpec struct {
@@ -39,6 +45,11 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	}
 	// S11: byte order of names, whatever order the host listed them in.
 	slices.SortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
+	if len(entries) > MaxRootEntries {
+		out.rootWarning = "Skills directory has " + strconv.Itoa(len(entries)) + " entries: " + spec.root +
+			" (only the first " + strconv.Itoa(MaxRootEntries) + " by name are scanned; move the rest to another skills directory)"
+		entries = entries[:MaxRootEntries]
+	}
 
 	rootReal := "" // realpath of the root, computed on first need
 	for _, e := range entries {
