@@ -3,8 +3,8 @@ package core
 import (
 	"math"
 	"path"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 )
 
