@@ -151,7 +151,7 @@ func percentDecode(s string) (string, bool) {
 	if n == 0 {
 		return s, true
 	}
-	b := make([]byte, 0, len(s)-2*n)
+	b := make([]byte, 0, max(len(s)-2*n, 0))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c != '%' {

@@ -286,9 +286,20 @@ func (v *validator) checkFields(fm *Map) {
 	}
 	// skilldex fields (S8, S9)
 	for _, k := range []string{"globs", "contexts"} {
-		if x, ok := fm.Get(k); ok && stringList(fm, k) == nil {
-			v.add(DiagFieldType, SeverityWarning, k+" must be a list of strings, not "+valueKind(x)+"; it is ignored", v.keyLine(k))
+		x, ok := fm.Get(k)
+		if !ok || stringList(fm, k) != nil {
+			continue
 		}
+		what := "not " + valueKind(x)
+		if list, isList := x.([]Value); isList {
+			for _, e := range list {
+				if !isString(e) {
+					what = "and an item is " + valueKind(e)
+					break
+				}
+			}
+		}
+		v.add(DiagFieldType, SeverityWarning, k+" must be a list of strings, "+what+"; it is ignored", v.keyLine(k))
 	}
 	for _, k := range []string{"alwaysApply", "always-apply"} {
 		if x, ok := fm.Get(k); ok {
@@ -480,6 +491,9 @@ func scanFrontmatterLines(text string) fmLines {
 		if k, ok := topLevelKey(l); ok {
 			out.keys[k] = j + 1
 		}
+	}
+	if out.close == 0 { // S5: no closing line, no frontmatter, no keys
+		clear(out.keys)
 	}
 	return out
 }

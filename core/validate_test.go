@@ -36,7 +36,7 @@ func TestValidate(t *testing.T) {
 		{"no frontmatter", "/s/x", map[string]string{"/s/x/SKILL.md": "text\n"},
 			[]string{"no-frontmatter error 1", "name-missing error 0", "description-missing error 0"}},
 		{"unclosed", "/s/x", map[string]string{"/s/x/SKILL.md": "\n---\nname: x\n"},
-			[]string{"unclosed-frontmatter error 2", "name-missing error 2", "description-missing error 2", "empty-body warning 0"}},
+			[]string{"unclosed-frontmatter error 2", "name-missing error 2", "description-missing error 2"}},
 		{"disabled, empty body", "/s/x", map[string]string{"/s/x/SKILL.md": "---\nname: x\ndescription: d\nenabled: false\n---\n"},
 			[]string{"disabled warning 4", "empty-body warning 0"}},
 		{"metadata values", "/s/x", map[string]string{"/s/x/SKILL.md": "---\nname: x\ndescription: d\nmetadata:\n  v: 1\n  ok: s\n  l: [a]\n---\nB\n"},
