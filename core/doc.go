@@ -68,6 +68,49 @@
 //   - Custom-directory warnings are not prefixed with a display name; they
 //     carry their path in skillPath instead.
 //
+// # Serving skills
+//
+//   - S29-S32: [Resolve] reads skill://<name>[/<path>]. Errors are [*Error]
+//     with the SPEC's codes and messages, checked in the SPEC's order
+//     (decoding, name, unknown skill, NUL, absolute, "..", escape, not
+//     found). The target's realpath must lie inside the realpath of the
+//     skill's baseDir (PATH_ESCAPE otherwise), for every target including
+//     SKILL.md; a missing target is checked through its deepest existing
+//     ancestor, so a link out of the skill is refused whether or not the
+//     file behind it exists.
+//   - S33: [ListFiles] lists a skill's files, 8 levels deep, hidden entries
+//     skipped, links followed only inside the skill.
+//   - S34: [RenderPrompt] renders markdown or the Agent Skills xml block,
+//     with a maxChars budget counted in UTF-16 code units (JavaScript's
+//     string length).
+//   - S35-S37: [ExpandCommand] and [Commands] for /skill:<name>.
+//   - S38, S39: [ContextFiles] loads XCSH.md files along the S16 walk.
+//   - S40: [Validate] reports [Diagnostic]s with the codes listed at the
+//     Diag constants (missing-skill-md, invalid-yaml, name-charset, ...).
+//   - S41: [Explain] tells where a name was found and why each copy lost.
+//
+// Where the specification is silent, these functions decide as follows:
+//   - skill:// paths treat "\" as a separator on every host; a segment that
+//     would become ".." if percent-decoded again (double encoding) is
+//     PATH_TRAVERSAL; a file that exists but cannot be read is NOT_FOUND
+//     with "Failed to read file: <path> (<CODE>)"; sourcePath is the cleaned
+//     path asked for (a link keeps its name), not its realpath.
+//   - listFiles skips names a skill:// URL cannot address (holding "\" or
+//     invalid UTF-8), does not enter a linked folder already on the walk
+//     (a loop), and skips unreadable subfolders silently.
+//   - renderPrompt puts names and descriptions on one line (whitespace runs
+//     become a space), so a description cannot forge a heading; returns ""
+//     when there is no skill; and spends a budget on keeping skills first
+//     (descriptions at no less than 32 characters), then on the longest
+//     common description cap ([RenderPrompt] has the algorithm).
+//   - contextFiles counts depth in path levels (a skipped home still
+//     counts), treats blank, unreadable or non-file candidates as absent,
+//     and compares content exactly for the S39 dedupe.
+//   - explain lists the loaded copy first, then the shadowed ones in S27
+//     order, each with an outcome (loaded, shadowed, duplicate, disabled,
+//     source-off, ignored, not-included) and a reason in words; a name found
+//     nowhere is UNKNOWN_SKILL.
+//
 // # Calling the engine as data
 //
 // [Call] takes a JSON [Request] and returns JSON: it is the one entry point
