@@ -57,29 +57,34 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 			continue
 		}
 		dir := path.Join(spec.root, e.Name)
+		file := dir + "/SKILL.md"
 		linked := false
 		switch e.Type {
 		case TypeDir:
 		case TypeSymlink:
-			// S11: follow the link; broken, looping or file links are skipped silently.
-			if t, err := fsys.Stat(dir); err != nil || t != TypeDir {
+			// S11: follow the link; broken, looping or file links are
+			// skipped silently, one that cannot be followed is reported.
+			t, err := fsys.Stat(dir)
+			if err != nil {
+				out.readFailure(file, err)
+				continue
+			}
+			if t != TypeDir {
 				continue
 			}
 			linked = true
 		default:
 			continue
 		}
-		file := dir + "/SKILL.md"
 		t, err := fsys.Lstat(file)
 		if err != nil {
-			if c := ErrorCode(err); c != ENOENT && c != ENOTDIR {
-				out.fileWarnings = append(out.fileWarnings, Warning{file, "Failed to read skill file: " + file + " (" + c + ")"})
-			}
+			out.readFailure(file, err)
 			continue
 		}
 		if t == TypeSymlink {
 			if t, err = fsys.Stat(file); err != nil {
-				continue // a dangling or looping SKILL.md link is no skill
+				out.readFailure(file, err)
+				continue
 			}
 			linked = true
 		}
@@ -88,7 +93,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		}
 		head, err := readSkillHead(fsys, file)
 		if err != nil {
-			out.fileWarnings = append(out.fileWarnings, Warning{file, "Failed to read skill file: " + file + " (" + ErrorCode(err) + ")"})
+			out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
 			continue
 		}
 		if head.reject != "" {
@@ -124,6 +129,23 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	}
 	sortSkills(out.skills)
 	return out
+}
+
+// readFailure records that file could not be reached, unless err says it
+// is simply not there: missing (ENOENT, a dangling link), a link loop
+// (ELOOP) or a path through a file (ENOTDIR) are no skill, silently (S11).
+// Anything else (EACCES, EIO, ...) is a SKILL.md that may exist but cannot
+// be read, and is reported.
+func (out *scanOutcome) readFailure(file string, err error) {
+	switch ErrorCode(err) {
+	case ENOENT, ELOOP, ENOTDIR:
+		return
+	}
+	out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
+}
+
+func readFailureMessage(file string, err error) string {
+	return "Failed to read skill file: " + file + " (" + ErrorCode(err) + ")"
 }
 
 // realpathOr returns the realpath of p, or p itself when realpath fails (S25).
