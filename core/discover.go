@@ -33,7 +33,11 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 	for _, p := range providerTable(opts) {
 		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
 			if item.warning != "" {
-				res.Warnings = append(res.Warnings, Warning{"", "[" + p.displayName + "] " + item.warning})
+				// A provider-level warning (S20's registry) is heard when
+				// any level of the provider is on, like its roots' warnings.
+				if sourceEnabled(opts, p.id, "user") || sourceEnabled(opts, p.id, "project") {
+					res.Warnings = append(res.Warnings, Warning{"", "[" + p.displayName + "] " + item.warning})
+				}
 				continue
 			}
 			out := scanRoot(fsys, item.spec)
