@@ -67,6 +67,30 @@
 //     is not an object is unparseable.
 //   - Custom-directory warnings are not prefixed with a display name; they
 //     carry their path in skillPath instead.
+//   - The arguments are checked before the master switch: a relative cwd
+//     is an error even with enabled: false. The message names the argument
+//     at fault ("home must be an absolute path" for home).
+//   - A SKILL.md that cannot be reached for a reason other than not being
+//     there is reported, not dropped: a skill folder link, a SKILL.md or a
+//     SKILL.md link whose stat or lstat fails with EACCES, EIO, ... gives
+//     "Failed to read skill file: <folder>/SKILL.md (<CODE>)". Missing
+//     (ENOENT, a dangling link), looping (ELOOP) and under-a-file (ENOTDIR)
+//     stay silent, as S11 says.
+//   - "Empty" in S4 means no bytes after decoding: a SKILL.md of blank
+//     lines is a skill without frontmatter.
+//   - With requireDescription, a description that is present and truthy but
+//     not a string (a number, a list, true) does not skip the skill; its
+//     description is "" (S14 names the values that skip it).
+//   - An empty configDirName is the default ".xcsh"; an extra provider with
+//     an empty displayName is named by its id.
+//   - A project- or local-scoped plugin applies when its projectPath is cwd
+//     or a path ancestor of cwd, also above the repository root and also
+//     when cwd is home (S16's walk bounds the provider table's folders, not
+//     what the registry says); a relative projectPath never applies.
+//   - A provider-level warning (the plugin registry's) is dropped like the
+//     warnings of its roots when every source of the provider is off.
+//   - A custom directory listed twice is scanned twice: its second copies
+//     are shadowed by realpath, without a collision warning.
 //
 // # Serving skills
 //
