@@ -21,7 +21,7 @@ const (
 	DiagMissingSkillMD      = "missing-skill-md"     // error: no regular file named exactly SKILL.md
 	DiagUnreadable          = "unreadable"           // error: SKILL.md cannot be read
 	DiagEmptyFile           = "empty-file"           // error: SKILL.md is empty (S4: never a skill)
-	DiagTooLarge            = "too-large"            // error: over the frontmatter parser's safety limits
+	DiagFrontmatterLimit    = "frontmatter-limit"    // error: over the frontmatter parser's safety limits (size, nesting)
 	DiagNoFrontmatter       = "no-frontmatter"       // error: the first non-blank line is not ---
 	DiagUnclosedFrontmatter = "unclosed-frontmatter" // error: no closing --- line
 	DiagInvalidYAML         = "invalid-yaml"         // error: the S7 recovery was used; the message has the fix
@@ -80,8 +80,10 @@ const (
 //
 //   - missing-skill-md (error): no regular file named exactly SKILL.md; a
 //     file whose name differs only in case is named in the message.
-//   - unreadable, empty-file, too-large (error): the file cannot be read,
-//     is empty after S4 decoding, or is over the parser's limits.
+//   - unreadable, empty-file, frontmatter-limit (error): the file cannot be
+//     read, is empty after S4 decoding, or its frontmatter is over the
+//     parser's safety limits (64 KiB, 64 levels of nesting; the skill is
+//     skipped by discovery), at the line the parser names.
 //   - no-frontmatter, unclosed-frontmatter (error): S5 finds no frontmatter.
 //   - invalid-yaml (error): the frontmatter is not valid YAML; the message
 //     is the S7 warning (reason and fix) and line its line.
@@ -197,7 +199,8 @@ func (v *validator) checkFile() {
 	}
 	sf := ParseSkillFile(file, data)
 	if sf.Reject != "" {
-		v.add(DiagTooLarge, SeverityError, stripFilePrefix(sf.Reject, file), 0)
+		line, msg := splitWarning(sf.Reject, file)
+		v.add(DiagFrontmatterLimit, SeverityError, msg, line)
 		return
 	}
 	v.fm = scanFrontmatterLines(text)
@@ -430,14 +433,6 @@ func (v *validator) checkNested() {
 				"or point customDirectories at its parent", 0)
 		}
 	}
-}
-
-// stripFilePrefix removes a leading "<file>: " from a parser message.
-func stripFilePrefix(msg, file string) string {
-	if rest, ok := strings.CutPrefix(msg, file+": "); ok {
-		return rest
-	}
-	return msg
 }
 
 // splitWarning splits a parser warning "<file>:<line>: <message>" into

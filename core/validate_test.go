@@ -39,6 +39,10 @@ func TestValidate(t *testing.T) {
 			[]string{"unclosed-frontmatter error 2", "name-missing error 2", "description-missing error 2"}},
 		{"disabled, empty body", "/s/x", map[string]string{"/s/x/SKILL.md": "---\nname: x\ndescription: d\nenabled: false\n---\n"},
 			[]string{"disabled warning 4", "empty-body warning 0"}},
+		{"S6 list frontmatter", "/s/x", map[string]string{"/s/x/SKILL.md": "---\n- a\n- b\n---\nB\n"},
+			[]string{"frontmatter-warning warning 2", "name-missing error 1", "description-missing error 1"}},
+		{"nesting limit", "/s/x", map[string]string{"/s/x/SKILL.md": "---\nname: x\ndescription: d\nk: " + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "\n---\nB\n"},
+			[]string{"frontmatter-limit error 4"}},
 		{"metadata values", "/s/x", map[string]string{"/s/x/SKILL.md": "---\nname: x\ndescription: d\nmetadata:\n  v: 1\n  ok: s\n  l: [a]\n---\nB\n"},
 			[]string{"metadata-type error 4", "metadata-type error 4"}},
 	}
