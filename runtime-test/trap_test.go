@@ -1,0 +1,207 @@
+package runtimetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wasmhost"
+)
+
+// A guest that breaks the ABI in a host import (a pointer or length outside
+// its memory) traps that call: Call fails with INTERNAL, no Go panic
+// escapes, and the next call runs on a new instance (wasm/ABI.md#imports:
+// trapping is reserved for ABI violations).
+func TestTrap_guestBreaksABI(t *testing.T) {
+	ctx := context.Background()
+	const bad = 0xFFFFFF00 // outside the fake guest's one page
+	const req = 1024       // where the fake guest's request lands: the path "/" or "/f"
+	imp := func(idx int, args ...uint32) []byte {
+		var b []byte
+		for _, a := range args {
+			b = append(b, i32Const(a)...)
+		}
+		return cat(b, call(idx), []byte{opDrop}, i64Const(0))
+	}
+	const readDir, stat, lstat, readFile, realpath = 0, 1, 2, 3, 4
+	for _, tc := range []struct {
+		name    string
+		body    []byte
+		request string
+		want    string // in the error message
+	}{
+		{"read_dir path", imp(readDir, bad, 16, 0, 0, 0), "/", "path"},
+		{"stat path", imp(stat, bad, 16, 0), "/", "path"},
+		{"lstat path length", imp(lstat, req, 1<<20, 0), "/", "path"},
+		{"realpath path", imp(realpath, bad, 1, 0, 0, 0), "/", "path"},
+		{"read_file path", imp(readFile, bad, 1, 0, 0, 0), "/", "path"},
+		{"read_dir out_len", imp(readDir, req, 1, 0, 0, bad), "/", "out pointer"},
+		{"stat out_type", imp(stat, req, 1, bad), "/", "out pointer"},
+		{"lstat out_type", imp(lstat, req, 1, bad), "/", "out pointer"},
+		{"read_file buf", imp(readFile, req, 2, bad, 64, 0), "/f", "buffer"},
+		{"read_file buf_cap", imp(readFile, req, 2, 0, 1<<20, 0), "/f", "buffer"},
+		{"realpath buf", imp(realpath, req, 1, bad, 64, 0), "/", "buffer"},
+		{"reply outside memory", i64Const(uint64(bad)<<32 | 64), "/", "outside memory"},
+		{"unreachable", []byte{opUnreachable}, "/", "unreachable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := wasmhost.Compile(ctx, fakeGuest(1, tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close(ctx)
+			fsys := memfs.New()
+			if err := fsys.WriteFile("/f", []byte("hello")); err != nil {
+				t.Fatal(err)
+			}
+			e, err := m.Instantiate(ctx, fsys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 1; i <= 2; i++ {
+				_, err := e.Call(ctx, []byte(tc.request))
+				var ce *core.Error
+				if !errors.As(err, &ce) || ce.Code != core.CodeInternal || !strings.Contains(ce.Message, tc.want) {
+					t.Fatalf("call %d: err = %v, want an INTERNAL trap mentioning %q", i, err, tc.want)
+				}
+				if e.Traps() != i {
+					t.Fatalf("call %d: Traps() = %d", i, e.Traps())
+				}
+			}
+		})
+	}
+}
+
+// panicFS panics in ReadDir of one path while armed: a bug in a host's
+// filesystem, which traps the call like an exception thrown through the
+// module by a JS import.
+type panicFS struct {
+	core.FS
+	core.PrefixReader
+	path  string
+	armed bool
+}
+
+func (p *panicFS) ReadDir(path string) ([]core.DirEntry, error) {
+	if p.armed && path == p.path {
+		panic("panicFS: " + path)
+	}
+	return p.FS.ReadDir(path)
+}
+
+// testTree is a small workspace: two user skills, one project skill, and a
+// symlink to it from another root.
+func testTree(t testing.TB) *memfs.FS {
+	t.Helper()
+	m := memfs.New()
+	for p, body := range map[string]string{
+		"/home/u/.xcsh/agent/skills/a/SKILL.md": "---\nname: a\ndescription: skill a\n---\nbody a\n",
+		"/home/u/.claude/skills/b/SKILL.md":     "---\nname: b\ndescription: skill b\nx: [1, 2]\n---\nbody b\n",
+		"/home/u/proj/.xcsh/skills/c/SKILL.md":  "---\nname: c\ndescription: skill c\n---\nbody c\n",
+		"/home/u/proj/.xcsh/skills/c/ref.md":    "reference\n",
+		"/home/u/proj/.git/HEAD":                "ref: main\n",
+	} {
+		if err := m.WriteFile(p, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Symlink("/home/u/proj/.xcsh/skills/c", "/home/u/.agents/skills/c2"); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+const testRequest = `{"op":"discover","cwd":"/home/u/proj","home":"/home/u"}`
+
+// After a trap the next call runs on a fresh instance and answers exactly
+// as the native core (wasm/ABI.md#concurrency-traps-and-re-entry); a
+// panicking filesystem is such a trap.
+func TestTrap_fsPanicRecovers(t *testing.T) {
+	ctx := context.Background()
+	tree := testTree(t)
+	fsys := &panicFS{FS: tree, PrefixReader: tree, path: "/home/u/.claude/skills"}
+	e := newEngine(t, fsys)
+	native := core.Call(tree, []byte(testRequest))
+	for round := 1; round <= 3; round++ {
+		fsys.armed = true
+		_, err := e.Call(ctx, []byte(testRequest))
+		var ce *core.Error
+		if !errors.As(err, &ce) || ce.Code != core.CodeInternal || !strings.Contains(ce.Message, "panicFS") {
+			t.Fatalf("round %d: err = %v, want an INTERNAL trap quoting the panic", round, err)
+		}
+		if e.MemorySize() != 0 {
+			t.Errorf("round %d: the trapped instance is still live", round)
+		}
+		fsys.armed = false
+		got, err := e.Call(ctx, []byte(testRequest))
+		if err != nil {
+			t.Fatalf("round %d: call after the trap: %v", round, err)
+		}
+		if !bytes.Equal(got, native) {
+			t.Fatalf("round %d: after the trap\nwasm:   %s\nnative: %s", round, got, native)
+		}
+		if e.Traps() != round {
+			t.Fatalf("Traps() = %d, want %d", e.Traps(), round)
+		}
+	}
+}
+
+// cancelFS cancels the call's context from inside the filesystem while
+// armed: the module is stopped mid-call, the call fails with ctx's error,
+// and the next call works.
+type cancelFS struct {
+	core.FS
+	core.PrefixReader
+	cancel context.CancelFunc
+}
+
+func (c *cancelFS) ReadDir(path string) ([]core.DirEntry, error) {
+	if c.cancel != nil {
+		c.cancel()
+	}
+	return c.FS.ReadDir(path)
+}
+
+func TestTrap_cancelledContext(t *testing.T) {
+	tree := testTree(t)
+	fsys := &cancelFS{FS: tree, PrefixReader: tree}
+	e := newEngine(t, fsys)
+	ctx, cancel := context.WithCancel(context.Background())
+	fsys.cancel = cancel
+	if _, err := e.Call(ctx, []byte(testRequest)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	fsys.cancel = nil
+	if _, err := e.Call(ctx, []byte(testRequest)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("call with a cancelled context: err = %v, want context.Canceled", err)
+	}
+	got, err := e.Call(context.Background(), []byte(testRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if native := core.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+		t.Fatalf("after cancellation\nwasm:   %s\nnative: %s", got, native)
+	}
+}
+
+// Close makes every later call fail with ErrClosed.
+func TestEngine_closed(t *testing.T) {
+	ctx := context.Background()
+	e, err := module.Instantiate(ctx, testTree(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(ctx); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if _, err := e.Call(ctx, []byte(testRequest)); !errors.Is(err, wasmhost.ErrClosed) {
+		t.Fatalf("err = %v, want ErrClosed", err)
+	}
+}
