@@ -1,0 +1,885 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// This file is the reference YAML path of SPEC S6 and S7: gopkg.in/yaml.v3
+// parses the frontmatter into a yaml.Node tree, which is then walked into
+// core Values. The walk mirrors what yaml.v3's own decoder does when it
+// unmarshals into an interface{} (tag resolution, merge keys, alias
+// bounds, the errors it reports), with the differences SPEC S6 asks for:
+//
+//   - a duplicate key keeps its first position and takes the last value
+//     (yaml.v3 rejects duplicates);
+//   - keys are the key's text as written (`1: x` has the key "1");
+//   - integers written with leading zeros are decimal, as in the YAML 1.2
+//     core schema (yaml.v3 still reads 012 as the octal 10);
+//   - timestamps, !!binary and unknown tags stay the string as written;
+//   - numbers are float64 (JSON numbers), NaN and infinities included (the
+//     JSON writer prints them as null);
+//   - keys merged with `<<` come after the mapping's own keys, in the
+//     order yaml.v3's decoder inserts them;
+//   - nesting deeper than MaxFrontmatterDepth rejects the file.
+
+// yamlDepthGuard bounds the nesting yaml.v3 may see. yaml.v3 builds its
+// node tree recursively (about 65 bytes of V8 stack per level inside the
+// wasm module, measured with Node 20: a 9999-deep document needs about
+// 650 KB of the default 984 KB), so a document whose depth bound is above
+// this value is rejected before yaml.v3 reads it.
+const yamlDepthGuard = 1024
+
+// yamlFrontmatter parses src with yaml.v3. line is the line of src's first
+// line in the whole file.
+func yamlFrontmatter(path, src string, line int) (m *Map, warnings []string, reject string) {
+	if bound, at := yamlDepthBound(src); bound > yamlDepthGuard {
+		return &Map{}, nil, depthReject(path, line+at-1)
+	}
+	doc, err := parseYAML(src)
+	if err != nil {
+		reason, at := yamlErrorLine(err.Error(), src)
+		return invalidYAML(path, src, line, at, reason)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return &Map{}, nil, "" // empty or only comments
+	}
+	w := walker{}
+	root := doc.Content[0]
+	switch root.Kind {
+	case yaml.MappingNode:
+		m = w.mapping(root, 1)
+	case yaml.ScalarNode:
+		v := w.scalar(root)
+		if w.err == "" {
+			if v == nil {
+				return &Map{}, nil, "" // `~` or `null`: nothing, like an empty frontmatter
+			}
+			return &Map{}, []string{path + ":" + strconv.Itoa(line+root.Line-1) +
+				": frontmatter is a single value, not a mapping; write one key: value per line (e.g. name: my-skill)"}, ""
+		}
+	default:
+		return &Map{}, []string{path + ":" + strconv.Itoa(line+root.Line-1) +
+			": frontmatter is a list, not a mapping; write one key: value per line (e.g. name: my-skill)"}, ""
+	}
+	if w.err != "" {
+		if w.deep {
+			return &Map{}, nil, depthReject(path, line+w.errLine-1)
+		}
+		return invalidYAML(path, src, line, w.errLine, w.err)
+	}
+	return m, nil, ""
+}
+
+// parseYAML runs yaml.v3, turning any panic it does not handle itself into
+// an error: a SKILL.md must never take the host down.
+func parseYAML(src string) (doc yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: the YAML parser failed: %v", r)
+		}
+	}()
+	err = yaml.Unmarshal([]byte(src), &doc)
+	return doc, err
+}
+
+// invalidYAML is SPEC S7: the recovered mapping and the warning
+// `<filePath>:<line>: invalid YAML (<reason>); <fix>`. at is the 1-based
+// line within src.
+func invalidYAML(path, src string, line, at int, reason string) (*Map, []string, string) {
+	lines := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
+	if at > len(lines) {
+		at = len(lines)
+	}
+	if at < 1 {
+		at = 1
+	}
+	// yaml.v3 reports an unclosed flow collection that starts on the
+	// first line at the line where it gave up: point at the opening one.
+	if strings.HasPrefix(reason, "found a tab character") {
+		for i := at; i <= len(lines); i++ {
+			if l := lines[i-1]; strings.Contains(l[:len(l)-len(strings.TrimLeft(l, " \t"))], "\t") {
+				at = i
+				break
+			}
+		}
+	}
+	if open := flowOpener(reason); open != 0 {
+		for i := at; i >= 1; i-- {
+			if strings.IndexByte(lines[i-1], open) >= 0 {
+				at = i
+				break
+			}
+		}
+	}
+	msg := path + ":" + strconv.Itoa(line+at-1) + ": invalid YAML (" + reason + "); " + yamlFix(reason, lines[at-1])
+	return recoverFrontmatter(src), []string{msg}, ""
+}
+
+// yamlParserProblems are the messages of libyaml's parser (parserc.go), as
+// opposed to its scanner: yaml.v3 reports their line 0-based.
+var yamlParserProblems = [...]string{
+	"did not find expected <stream-start>",
+	"did not find expected <document start>",
+	"found undefined tag handle",
+	"did not find expected node content",
+	"did not find expected '-' indicator",
+	"did not find expected key",
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"found duplicate %YAML directive",
+	"found incompatible YAML document",
+	"found duplicate %TAG directive",
+}
+
+// yamlErrorLine splits a yaml.v3 error message "yaml: line N: reason" into
+// the reason and the 1-based line within src it is about. yaml.v3 numbers
+// scanner errors from 1 and parser errors from 0, and leaves the number out
+// when it would be 0 (and for a few errors of its own).
+func yamlErrorLine(msg, src string) (reason string, line int) {
+	reason = strings.TrimPrefix(msg, "yaml: ")
+	line = 1
+	if rest, ok := strings.CutPrefix(reason, "line "); ok {
+		if i := strings.Index(rest, ": "); i > 0 {
+			if n, err := strconv.Atoi(rest[:i]); err == nil {
+				reason, line = rest[i+2:], n
+				for _, p := range yamlParserProblems {
+					if reason == p {
+						line++
+						break
+					}
+				}
+				if strings.HasPrefix(reason, "expected ") && strings.Contains(reason, " event but got ") {
+					line++
+				}
+			}
+		}
+		return reason, line
+	}
+	// "unknown anchor 'x' referenced" carries no line: find the alias.
+	if name, ok := strings.CutPrefix(reason, "unknown anchor '"); ok {
+		name = strings.TrimSuffix(name, "' referenced")
+		if i := indexAlias(src, name); i >= 0 {
+			line = 1 + strings.Count(src[:i], "\n")
+		}
+	}
+	return reason, line
+}
+
+// indexAlias returns the offset of the first `*name` in src that is not
+// followed by more anchor characters, or -1.
+func indexAlias(src, name string) int {
+	for off := 0; ; {
+		i := strings.Index(src[off:], "*"+name)
+		if i < 0 {
+			return -1
+		}
+		end := off + i + 1 + len(name)
+		if end == len(src) || strings.IndexByte(" \t\n,[]{}", src[end]) >= 0 {
+			return off + i
+		}
+		off += i + 1
+	}
+}
+
+// yamlFix names a fix for a YAML error, built from the offending line when
+// it has the shape `key: value` (SPEC S7).
+func yamlFix(reason, line string) string {
+	key, val := splitKeyValue(line)
+	quote := ""
+	if key != "" && val != "" {
+		quote = "quote the value: " + key + ": " + yamlQuote(val)
+	}
+	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+	orQuote := func(fix string) string {
+		if quote != "" {
+			return quote
+		}
+		return fix
+	}
+	switch {
+	case strings.Contains(indent, "\t") || strings.HasPrefix(reason, "found a tab character"):
+		return "indent with spaces, not tabs"
+	case reason == "mapping values are not allowed in this context":
+		if quote != "" && (strings.Contains(val, ": ") || strings.HasSuffix(val, ":")) {
+			return quote
+		}
+		if indent != "" {
+			return "indent this line like the keys above it: a key that has a value cannot hold nested keys"
+		}
+		return "write one key: value per line, and quote values that contain \": \""
+	case reason == "found character that cannot start any token":
+		return orQuote("quote the value: @ and ` cannot start a plain YAML value")
+	case reason == "found unexpected end of stream":
+		if key != "" && val != "" && (val[0] == '"' || val[0] == '\'') {
+			return "close the quote: " + key + ": " + val + val[:1]
+		}
+		return "close the quote that starts on this line"
+	case reason == "found unknown escape character":
+		return orQuote("use single quotes, or write a backslash as \\\\ in double quotes")
+	case flowOpener(reason) != 0:
+		open := flowOpener(reason)
+		closer := "]"
+		if open == '{' {
+			closer = "}"
+		}
+		if quote != "" && val[0] == open && !strings.Contains(val, closer) {
+			return "close the " + string(open) + " with " + closer + ": " + key + ": " + val + closer
+		}
+		return orQuote("close the " + string(open) + " with " + closer + ", or quote the value if it is text")
+	case reason == "did not find expected key" || reason == "did not find expected node content":
+		if quote != "" && strings.IndexByte("[{\"'", val[0]) >= 0 {
+			return quote
+		}
+		return "check the indentation: the keys of one mapping start in the same column"
+	case reason == "did not find expected '-' indicator":
+		return "check the indentation: the items of one list start with - in the same column"
+	case reason == "block sequence entries are not allowed in this context":
+		if key != "" {
+			return "write the list as " + key + ": [a, b], or put each \"- item\" on its own line below " + key + ":"
+		}
+		return "put each \"- item\" on its own line"
+	case reason == "could not find expected ':'":
+		return "write the line as key: value, or indent it to continue the value above"
+	case reason == "did not find expected alphabetic or numeric character" || strings.HasPrefix(reason, "unknown anchor"):
+		return orQuote("quote the value: * and & start YAML aliases and anchors")
+	case strings.Contains(reason, "tag"):
+		return orQuote("quote the value: ! starts a YAML tag")
+	case reason == "found unknown directive name":
+		return "quote or indent the line: % at the start of a line starts a YAML directive"
+	case reason == "found unexpected document indicator":
+		return "indent the line: --- or ... at the start of a line ends the YAML"
+	case strings.HasPrefix(reason, "anchor '") && strings.HasSuffix(reason, "' value contains itself"):
+		return "remove the alias from inside the value it names"
+	case reason == "document contains excessive aliasing":
+		return "write the repeated values out instead of using aliases"
+	case strings.HasPrefix(reason, "cannot decode "):
+		return "remove the tag, or write a value that matches it"
+	case reason == "map merge requires map or sequence of maps as the value":
+		return "merge only mappings: <<: *anchor or <<: [*a, *b]"
+	case strings.HasPrefix(reason, "invalid map key"):
+		return "use plain text keys"
+	}
+	return orQuote("check the YAML syntax of this line; quote values that contain special characters")
+}
+
+// flowOpener returns the bracket of the flow collection a yaml.v3 reason
+// says is unclosed, or 0.
+func flowOpener(reason string) byte {
+	switch reason {
+	case "did not find expected ',' or ']'":
+		return '['
+	case "did not find expected ',' or '}'":
+		return '{'
+	}
+	return 0
+}
+
+// splitKeyValue splits `key: value` (optionally indented or after "- ")
+// at its first ": ", or returns "", "".
+func splitKeyValue(line string) (key, val string) {
+	s := strings.TrimLeft(line, " \t")
+	s = strings.TrimPrefix(s, "- ")
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t') {
+			key = strings.TrimSpace(s[:i])
+			if key == "" || strings.ContainsAny(key, "\"'[]{}#&*!|>%@`") {
+				return "", ""
+			}
+			return key, strings.TrimSpace(s[i+1:])
+		}
+	}
+	return "", ""
+}
+
+// yamlQuote quotes v as a YAML string, unwrapping it first when it is
+// already wrapped in one kind of quote.
+func yamlQuote(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		v = v[1 : len(v)-1]
+	}
+	switch {
+	case !strings.ContainsAny(v, "\"\\"):
+		return `"` + v + `"`
+	case !strings.Contains(v, "'"):
+		return "'" + v + "'"
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
+}
+
+// yamlDepthBound returns an upper bound of the nesting depth of the node
+// tree yaml.v3 builds from src, and the 1-based line where the running
+// bound first went over yamlDepthGuard (or 0). It never undercounts:
+//
+//   - flow collections nest only through `[` and `{`, so all of those
+//     characters bound the flow depth;
+//   - a block collection starts at a column where libyaml's scanner rolls
+//     its indentation, always greater than the enclosing block's, and
+//     only at a token that starts a line or follows nothing but `- `,
+//     `? `, `: ` indicators and anchors or tags at the start of a line.
+//     Each distinct such column holds at most a block mapping and an
+//     indentless sequence, so twice the number of candidate columns
+//     bounds the block depth.
+//
+// Columns are counted in characters, as libyaml counts them.
+func yamlDepthBound(src string) (bound, line int) {
+	var cols map[int]bool
+	var low uint64 // columns 0 to 63, the common case, without the map
+	ncols, flow := 0, 0
+	addCol := func(c int) {
+		if c < 64 {
+			if low&(1<<c) == 0 {
+				low |= 1 << c
+				ncols++
+			}
+			return
+		}
+		if cols == nil {
+			cols = make(map[int]bool)
+		}
+		if !cols[c] {
+			cols[c] = true
+			ncols++
+		}
+	}
+	n := 1
+	for i := 0; i < len(src); n++ {
+		// The leading run of this line.
+		col := 0
+		for {
+			for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+				i++
+				col++
+			}
+			addCol(col)
+			if i >= len(src) || src[i] == '\n' {
+				break
+			}
+			c := src[i]
+			if (c == '-' || c == '?' || c == ':') && (i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\t' || src[i+1] == '\n') {
+				i++
+				col++
+				continue
+			}
+			if c == '&' || c == '!' {
+				for i < len(src) && src[i] != ' ' && src[i] != '\t' && src[i] != '\n' {
+					if src[i] == '[' || src[i] == '{' {
+						flow++
+					}
+					if src[i]&0xC0 != 0x80 {
+						col++
+					}
+					i++
+				}
+				continue
+			}
+			break
+		}
+		// The rest of the line.
+		for i < len(src) && src[i] != '\n' {
+			if src[i] == '[' || src[i] == '{' {
+				flow++
+			}
+			i++
+		}
+		i++
+		if b := 2*ncols + flow + 2; b > bound {
+			bound = b
+			if line == 0 && b > yamlDepthGuard {
+				line = n
+			}
+		}
+	}
+	return bound, line
+}
+
+// walker turns a yaml.Node tree into Values, mirroring yaml.v3's decoder
+// into interface{} (decode.go: unmarshal, alias, mapping, merge, scalar).
+// The first error stops the walk; err and errLine describe it.
+type walker struct {
+	err     string
+	errLine int  // 1-based, within the YAML text
+	deep    bool // the error is the depth limit, not invalid YAML
+
+	aliases []*yaml.Node // the aliases being expanded, for cycles
+	decoded int          // nodes decoded, as yaml.v3's decodeCount
+	aliased int          // nodes decoded under an alias, as yaml.v3's aliasCount
+}
+
+// yamlMaxDecoded bounds the nodes one frontmatter may decode to once
+// aliases are involved. Without aliases a 64 KiB text has fewer than 33000
+// nodes; yaml.v3's own ratio rule (below) catches exponential alias
+// graphs early, this catches the rest.
+const yamlMaxDecoded = 1 << 17
+
+func (w *walker) fail(n *yaml.Node, reason string) {
+	if w.err == "" {
+		w.err, w.errLine = reason, n.Line
+	}
+}
+
+// count is yaml.v3's "excessive aliasing" rule (decoder.unmarshal) plus an
+// absolute bound. It reports false once the walk must stop.
+func (w *walker) count(n *yaml.Node) bool {
+	if w.err != "" {
+		return false
+	}
+	w.decoded++
+	if len(w.aliases) > 0 {
+		w.aliased++
+	}
+	if w.aliased > 0 && w.decoded > yamlMaxDecoded ||
+		w.aliased > 100 && w.decoded > 1000 && float64(w.aliased)/float64(w.decoded) > allowedAliasRatio(w.decoded) {
+		w.fail(n, "document contains excessive aliasing")
+		return false
+	}
+	return true
+}
+
+// allowedAliasRatio is yaml.v3's (decode.go).
+func allowedAliasRatio(decodeCount int) float64 {
+	const low, high = 400000, 4000000
+	switch {
+	case decodeCount <= low:
+		return 0.99
+	case decodeCount >= high:
+		return 0.10
+	}
+	return 0.99 - 0.89*(float64(decodeCount-low)/float64(high-low))
+}
+
+// value decodes n at the given depth (the number of collections that
+// will enclose it if it is one, counting itself).
+func (w *walker) value(n *yaml.Node, depth int) Value {
+	if !w.count(n) {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return w.scalar(n)
+	case yaml.MappingNode:
+		return w.mapping(n, depth)
+	case yaml.SequenceNode:
+		if !w.depthOK(n, depth) {
+			return nil
+		}
+		list := make([]Value, 0, len(n.Content))
+		for _, c := range n.Content {
+			v := w.value(c, depth+1)
+			if w.err != "" {
+				return nil
+			}
+			list = append(list, v)
+		}
+		return list
+	case yaml.AliasNode:
+		target, ok := w.enter(n)
+		if !ok {
+			return nil
+		}
+		v := w.value(target, depth)
+		w.aliases = w.aliases[:len(w.aliases)-1]
+		return v
+	}
+	w.fail(n, fmt.Sprintf("cannot decode node with unknown kind %d", n.Kind))
+	return nil
+}
+
+// enter starts expanding the alias n, failing on a cycle as yaml.v3 does.
+// The caller pops w.aliases when done.
+func (w *walker) enter(n *yaml.Node) (*yaml.Node, bool) {
+	for _, a := range w.aliases {
+		if a == n {
+			w.fail(n, "anchor '"+n.Value+"' value contains itself")
+			return nil, false
+		}
+	}
+	if n.Alias == nil {
+		w.fail(n, "unknown anchor '"+n.Value+"' referenced")
+		return nil, false
+	}
+	w.aliases = append(w.aliases, n)
+	return n.Alias, true
+}
+
+func (w *walker) depthOK(n *yaml.Node, depth int) bool {
+	if depth > MaxFrontmatterDepth {
+		if w.err == "" {
+			line := n.Line
+			if len(w.aliases) > 0 {
+				line = w.aliases[0].Line // where the expansion started
+			}
+			w.err, w.errLine, w.deep = "too deep", line, true
+		}
+		return false
+	}
+	return true
+}
+
+func isMergeKey(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Value == "<<" && (n.Tag == "" || n.Tag == "!" || n.Tag == "!!merge" || n.Tag == "tag:yaml.org,2002:merge")
+}
+
+// mapping decodes a mapping node into a new Map.
+func (w *walker) mapping(n *yaml.Node, depth int) *Map {
+	if !w.depthOK(n, depth) {
+		return nil
+	}
+	m := &Map{}
+	var merge *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if isMergeKey(n.Content[i]) {
+			merge = n.Content[i+1] // as in yaml.v3, the last << wins
+			continue
+		}
+		k, ok := w.key(n.Content[i])
+		if !ok {
+			return nil
+		}
+		v := w.value(n.Content[i+1], depth+1)
+		if w.err != "" {
+			return nil
+		}
+		m.Set(k, v)
+	}
+	if merge != nil {
+		seen := make(map[string]bool, len(n.Content)/2)
+		for _, k := range m.Keys() {
+			seen[k] = true
+		}
+		seen["<<"] = true // yaml.v3 marks every key of the parent, << included
+		w.merge(m, seen, merge, depth)
+		if w.err != "" {
+			return nil
+		}
+	}
+	return m
+}
+
+// merge adds the keys of the merge value src to m, skipping seen ones, as
+// yaml.v3's decoder.merge does.
+func (w *walker) merge(m *Map, seen map[string]bool, src *yaml.Node, depth int) {
+	const wantMap = "map merge requires map or sequence of maps as the value"
+	switch src.Kind {
+	case yaml.MappingNode:
+		w.mergeMapping(m, seen, src, depth)
+	case yaml.AliasNode:
+		if src.Alias != nil && src.Alias.Kind != yaml.MappingNode {
+			w.fail(src, wantMap)
+			return
+		}
+		w.mergeMapping(m, seen, src, depth)
+	case yaml.SequenceNode:
+		for _, c := range src.Content {
+			if c.Kind == yaml.AliasNode {
+				if c.Alias != nil && c.Alias.Kind != yaml.MappingNode {
+					w.fail(c, wantMap)
+					return
+				}
+			} else if c.Kind != yaml.MappingNode {
+				w.fail(c, wantMap)
+				return
+			}
+			w.mergeMapping(m, seen, c, depth)
+			if w.err != "" {
+				return
+			}
+		}
+	default:
+		w.fail(src, wantMap)
+	}
+}
+
+// mergeMapping merges one source (a mapping or an alias to one) into m:
+// its own keys first, each unless already seen, then its own merge.
+func (w *walker) mergeMapping(m *Map, seen map[string]bool, src *yaml.Node, depth int) {
+	if !w.count(src) {
+		return
+	}
+	if src.Kind == yaml.AliasNode {
+		target, ok := w.enter(src)
+		if !ok {
+			return
+		}
+		w.mergeMapping(m, seen, target, depth)
+		w.aliases = w.aliases[:len(w.aliases)-1]
+		return
+	}
+	var merge *yaml.Node
+	for i := 0; i+1 < len(src.Content); i += 2 {
+		if isMergeKey(src.Content[i]) {
+			merge = src.Content[i+1]
+			continue
+		}
+		k, ok := w.key(src.Content[i])
+		if !ok {
+			return
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		v := w.value(src.Content[i+1], depth+1)
+		if w.err != "" {
+			return
+		}
+		m.Set(k, v)
+	}
+	if merge != nil {
+		w.merge(m, seen, merge, depth)
+	}
+}
+
+// key returns a mapping key as written: the text of a scalar (or of the
+// scalar an alias names). A collection as a key is an error, as in yaml.v3.
+func (w *walker) key(n *yaml.Node) (string, bool) {
+	if !w.count(n) {
+		return "", false
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Style&yaml.TaggedStyle != 0 {
+			w.scalar(n) // an explicit tag must still fit the text
+		}
+		return n.Value, w.err == ""
+	case yaml.AliasNode:
+		target, ok := w.enter(n)
+		if !ok {
+			return "", false
+		}
+		k, ok := w.key(target)
+		w.aliases = w.aliases[:len(w.aliases)-1]
+		return k, ok
+	}
+	w.fail(n, "invalid map key: a mapping or a sequence cannot be a key")
+	return "", false
+}
+
+// YAML tags, short form.
+const (
+	tagNull      = "!!null"
+	tagBool      = "!!bool"
+	tagStr       = "!!str"
+	tagInt       = "!!int"
+	tagFloat     = "!!float"
+	tagTimestamp = "!!timestamp"
+	tagBinary    = "!!binary"
+)
+
+// shortYAMLTag is yaml.v3's shortTag.
+func shortYAMLTag(tag string) string {
+	if rest, ok := strings.CutPrefix(tag, "tag:yaml.org,2002:"); ok {
+		return "!!" + rest
+	}
+	return tag
+}
+
+// scalar decodes a scalar node as yaml.v3's decoder.scalar does into an
+// interface{}, with SPEC S6's differences (see the top of this file).
+func (w *walker) scalar(n *yaml.Node) Value {
+	tag := shortYAMLTag(n.Tag)
+	if tag == tagStr || (tag == "" || tag == "!") && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return n.Value
+	}
+	if tag == "!" {
+		tag = ""
+	}
+	switch tag {
+	case "", tagBool, tagInt, tagFloat, tagNull, tagTimestamp:
+	default:
+		return n.Value // !!binary, !!merge, unknown tags: the text as written
+	}
+	rtag, v, unsigned := resolveScalar(tag, n.Value)
+	switch tag {
+	case "", rtag:
+		return v
+	case tagFloat:
+		if rtag == tagInt && !unsigned {
+			return v
+		}
+	}
+	w.fail(n, "cannot decode "+rtag+" `"+n.Value+"` as a "+tag)
+	return nil
+}
+
+// resolveScalar is yaml.v3's resolve for a plain scalar or one with a
+// resolvable tag: the resolved tag and the value (nil, bool, float64 or
+// string). unsigned reports an integer that only fits a uint64, which
+// yaml.v3 does not turn into a float for an explicit !!float.
+func resolveScalar(tag, in string) (rtag string, v Value, unsigned bool) {
+	if tag == tagStr || tag == tagBinary {
+		return tagStr, in, false
+	}
+	if in == "" {
+		return tagNull, nil, false
+	}
+	switch c := in[0]; {
+	case c == '.':
+		switch in {
+		case ".nan", ".NaN", ".NAN":
+			return tagFloat, math.NaN(), false
+		case ".inf", ".Inf", ".INF":
+			return tagFloat, math.Inf(1), false
+		}
+		if f, err := strconv.ParseFloat(in, 64); err == nil {
+			return tagFloat, f, false
+		}
+	case c == '~' || c == 'n' || c == 'N' || c == 't' || c == 'T' || c == 'f' || c == 'F':
+		switch in {
+		case "~", "null", "Null", "NULL":
+			return tagNull, nil, false
+		case "true", "True", "TRUE":
+			return tagBool, true, false
+		case "false", "False", "FALSE":
+			return tagBool, false, false
+		}
+	case c == '+' || c == '-' || c >= '0' && c <= '9':
+		switch in {
+		case "+.inf", "+.Inf", "+.INF":
+			return tagFloat, math.Inf(1), false
+		case "-.inf", "-.Inf", "-.INF":
+			return tagFloat, math.Inf(-1), false
+		}
+		if tag == "" || tag == tagTimestamp {
+			if isYAMLTimestamp(in) {
+				return tagTimestamp, in, false // the string as written (SPEC S6)
+			}
+		}
+		plain := strings.ReplaceAll(in, "_", "")
+		if isLeadingZeroInt(plain) {
+			// YAML 1.2 core: [-+]?[0-9]+ is decimal, even with leading zeros.
+			if i, err := strconv.ParseInt(plain, 10, 64); err == nil {
+				return tagInt, float64(i), false
+			}
+			if u, err := strconv.ParseUint(strings.TrimPrefix(plain, "+"), 10, 64); err == nil {
+				return tagInt, float64(u), true
+			}
+		} else {
+			if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
+				return tagInt, float64(i), false
+			}
+			if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
+				return tagInt, float64(u), true
+			}
+		}
+		if isYAMLFloat(plain) {
+			if f, err := strconv.ParseFloat(plain, 64); err == nil {
+				return tagFloat, f, false
+			}
+		}
+		if rest, ok := strings.CutPrefix(plain, "0b"); ok {
+			if i, err := strconv.ParseInt(rest, 2, 64); err == nil {
+				return tagInt, float64(i), false
+			}
+			if u, err := strconv.ParseUint(rest, 2, 64); err == nil {
+				return tagInt, float64(u), true
+			}
+		} else if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
+			if i, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
+				return tagInt, float64(i), false
+			}
+		}
+		if rest, ok := strings.CutPrefix(plain, "0o"); ok {
+			if i, err := strconv.ParseInt(rest, 8, 64); err == nil {
+				return tagInt, float64(i), false
+			}
+			if u, err := strconv.ParseUint(rest, 8, 64); err == nil {
+				return tagInt, float64(u), true
+			}
+		} else if rest, ok := strings.CutPrefix(plain, "-0o"); ok {
+			if i, err := strconv.ParseInt("-"+rest, 8, 64); err == nil {
+				return tagInt, float64(i), false
+			}
+		}
+	}
+	return tagStr, in, false
+}
+
+// isLeadingZeroInt reports [-+]?0[0-9]+, which Go's base-0 parsing would
+// read as octal.
+func isLeadingZeroInt(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if len(s) < 2 || s[0] != '0' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isYAMLFloat matches yaml.v3's yamlStyleFloat,
+// ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$, without regexp.
+func isYAMLFloat(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// yamlTimestampFormats are yaml.v3's allowedTimestampFormats.
+var yamlTimestampFormats = [...]string{
+	"2006-1-2T15:4:5.999999999Z07:00",
+	"2006-1-2t15:4:5.999999999Z07:00",
+	"2006-1-2 15:4:5.999999999",
+	"2006-1-2",
+}
+
+// isYAMLTimestamp is yaml.v3's parseTimestamp, reporting only success.
+func isYAMLTimestamp(s string) bool {
+	i := 0
+	for ; i < len(s); i++ {
+		if c := s[i]; c < '0' || c > '9' {
+			break
+		}
+	}
+	if i != 4 || i == len(s) || s[i] != '-' {
+		return false
+	}
+	for _, format := range yamlTimestampFormats {
+		if _, err := time.Parse(format, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
