@@ -56,6 +56,28 @@ func main() {
 			fmt.Printf("  %s\n", short(w.Message))
 		}
 	}
+
+	// A model reads a skill's resources through skill:// URLs.
+	const url = "skill://pdf/forms.md"
+	r, err := core.Resolve(fsys, url, res.Skills)
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("\n%s (%s, %d bytes, from %s):\n%s", url, r.ContentType, r.Size, short(r.SourcePath), indent(r.Content))
+	if _, err := core.Resolve(fsys, "skill://pdf/../../../.ssh/id_rsa", res.Skills); err != nil {
+		fmt.Printf("\nskill://pdf/../../../.ssh/id_rsa is refused: %v\n", err)
+	}
+
+	// The skills as the model sees them in its system prompt.
+	p, err := core.RenderPrompt(res.Skills, core.PromptOptions{ReadTool: true, Format: "markdown"})
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("\nsystem prompt (markdown):\n%s", indent(short(p.Text)))
+}
+
+func indent(s string) string {
+	return "  | " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  | ") + "\n"
 }
 
 func truncate(s string, n int) string {
