@@ -2,10 +2,10 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo fmt vet purity test-go build wasm
+.PHONY: test demo fmt vet purity test-go build wasm test-js test-deno test-bun tools
 
 ## test: everything CI runs (format, vet, purity, all test suites)
-test: fmt vet purity test-go
+test: fmt vet purity test-go test-js
 
 ## demo: discover the skills of the bundled example workspace and print them
 demo:
@@ -39,3 +39,37 @@ wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/skilldex.wasm ./wasm
 	@cp build/skilldex.wasm js/skilldex.wasm
 	@echo "build/skilldex.wasm: $$(wc -c < build/skilldex.wasm) bytes, sha256 $$(sha256sum build/skilldex.wasm | cut -d' ' -f1)"
+
+# The JS package (js/): node --test, then the same files under Deno, then
+# the type tests. Deno (and Bun, for test-bun) come from the npm registry
+# into build/tools; see `make tools`.
+DENO_VERSION = 2.9.6
+BUN_VERSION = 1.4.5
+TOOLS = build/tools/node_modules
+DENO ?= $(shell command -v deno 2>/dev/null || echo $(TOOLS)/@deno/linux-x64-glibc/deno)
+BUN ?= $(shell command -v bun 2>/dev/null || echo $(TOOLS)/@oven/bun-linux-x64/bin/bun)
+
+## tools: install Deno (and Bun) from the npm registry into build/tools
+tools: $(TOOLS)/@deno/linux-x64-glibc/deno
+
+$(TOOLS)/@deno/linux-x64-glibc/deno:
+	npm install --no-save --no-package-lock --no-audit --no-fund --prefix build/tools @deno/linux-x64-glibc@$(DENO_VERSION)
+
+$(TOOLS)/@oven/bun-linux-x64/bin/bun:
+	npm install --no-save --no-package-lock --no-audit --no-fund --prefix build/tools @deno/linux-x64-glibc@$(DENO_VERSION) @oven/bun-linux-x64@$(BUN_VERSION)
+
+js/node_modules/.package-lock.json: js/package.json js/package-lock.json
+	cd js && npm ci --no-audit --no-fund
+
+## test-js: the JS suite under Node and Deno, and the type tests
+test-js: wasm js/node_modules/.package-lock.json
+	cd js && node --test test/*.test.js
+	$(MAKE) --no-print-directory test-deno
+	cd js && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test/types
+
+test-deno: $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
+	cd js && $(abspath $(DENO)) test -A --no-check --no-lock test/
+
+## test-bun: the JS suite under Bun (optional, not part of test)
+test-bun: wasm $(if $(filter $(TOOLS)/%,$(BUN)),$(BUN))
+	cd js && for f in test/*.test.js; do $(abspath $(BUN)) "$$f" || exit 1; done

@@ -11,17 +11,17 @@ import { loadWasm, nodeFS, processContext } from './src/platform.js';
 
 export { SkilldexError, MemoryFS };
 
-/** @type {import('./index').ABI_VERSION} */
+/** @type {import('./index.js').ABI_VERSION} */
 export const ABI_VERSION = /** @type {1} */ (VERSION);
 
-/** @type {import('./index').createNodeFS} */
-export const createNodeFS = (fs, opts) => /** @type {import('./index').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts));
+/** @type {import('./index.js').createNodeFS} */
+export const createNodeFS = (fs, opts) => /** @type {import('./index.js').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts));
 
 const defaultWasmKey = {};
 
 /**
  * The loader of the module for a `wasm` option.
- * @param {import('./index').SkilldexOptions['wasm']} wasm
+ * @param {import('./index.js').SkilldexOptions['wasm']} wasm
  * @returns {() => Promise<WebAssembly.Module>}
  */
 function moduleLoader(wasm) {
@@ -44,7 +44,7 @@ function parse(reply) {
   return v;
 }
 
-/** @type {import('./index').createSkilldex} */
+/** @type {import('./index.js').createSkilldex} */
 export function createSkilldex(opts = {}) {
   /** @type {Engine | undefined} */
   let engineRef;
@@ -67,7 +67,7 @@ export function createSkilldex(opts = {}) {
 
   /**
    * The load-context fields of a request: the call's, over the defaults.
-   * @param {import('./index').LoadContext | undefined} c
+   * @param {import('./index.js').LoadContext | undefined} c
    */
   const withCtx = async (c) => {
     const { ctx } = await init();
@@ -80,7 +80,7 @@ export function createSkilldex(opts = {}) {
     return parse(await engine.call(JSON.stringify(request)));
   };
 
-  /** @type {import('./index').Skilldex} */
+  /** @type {import('./index.js').Skilldex} */
   const sk = {
     discover: async (ctx) => run({ op: 'discover', ...(await withCtx(ctx)) }),
     scanDir: async (dir, o) => run({ op: 'scanDir', dir, source: o?.source }),
@@ -109,7 +109,7 @@ export function createSkilldex(opts = {}) {
 
 /**
  * The load-context fields of the options.
- * @param {import('./index').SkilldexOptions} o
+ * @param {import('./index.js').SkilldexOptions} o
  */
 function pick(o) {
   /** @type {{cwd?: string, home?: string, options?: object}} */
@@ -120,29 +120,29 @@ function pick(o) {
   return out;
 }
 
-/** @type {import('./index').Skilldex | undefined} */
+/** @type {import('./index.js').Skilldex | undefined} */
 let shared;
 const def = () => (shared ??= createSkilldex());
 
-/** @type {import('./index').discover} */
+/** @type {import('./index.js').discover} */
 export const discover = (ctx) => def().discover(ctx);
-/** @type {import('./index').scanDir} */
+/** @type {import('./index.js').scanDir} */
 export const scanDir = (dir, o) => def().scanDir(dir, o);
-/** @type {import('./index').resolve} */
+/** @type {import('./index.js').resolve} */
 export const resolve = (url, ctx) => def().resolve(url, ctx);
-/** @type {import('./index').listFiles} */
+/** @type {import('./index.js').listFiles} */
 export const listFiles = (name, ctx) => def().listFiles(name, ctx);
-/** @type {import('./index').renderPrompt} */
+/** @type {import('./index.js').renderPrompt} */
 export const renderPrompt = (o) => def().renderPrompt(o);
-/** @type {import('./index').expandCommand} */
+/** @type {import('./index.js').expandCommand} */
 export const expandCommand = (text, o) => def().expandCommand(text, o);
-/** @type {import('./index').commands} */
+/** @type {import('./index.js').commands} */
 export const commands = (ctx) => def().commands(ctx);
-/** @type {import('./index').contextFiles} */
+/** @type {import('./index.js').contextFiles} */
 export const contextFiles = (ctx) => def().contextFiles(ctx);
-/** @type {import('./index').validate} */
+/** @type {import('./index.js').validate} */
 export const validate = (dir) => def().validate(dir);
-/** @type {import('./index').explain} */
+/** @type {import('./index.js').explain} */
 export const explain = (name, ctx) => def().explain(name, ctx);
-/** @type {import('./index').call} */
+/** @type {import('./index.js').call} */
 export const call = (request) => def().call(request);

@@ -57,7 +57,8 @@ class HostAbort extends Error {
  */
 function fsErrno(e) {
   const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
-  if (typeof code === 'string') return ERRNO[code] ?? EIO;
+  // Node's argument errors (ERR_INVALID_ARG_TYPE, ...) are bugs, not fs errors.
+  if (typeof code === 'string' && !code.startsWith('ERR_')) return ERRNO[code] ?? EIO;
   throw e instanceof HostAbort ? e : new HostAbort(e);
 }
 
@@ -72,7 +73,7 @@ const bytesOf = (s) => (typeof s === 'string' ? encoder.encode(s) : s);
 
 /**
  * The skilldex_host_v1 imports over fs.
- * @param {import('../index').FileSystem} fs
+ * @param {import('../index.js').FileSystem} fs
  * @param {() => WebAssembly.Memory} memory
  */
 function hostImports(fs, memory) {
@@ -239,7 +240,7 @@ const STDERR_KEEP = 8192;
  */
 export class Engine {
   /**
-   * @param {{fs: import('../index').FileSystem, module: () => Promise<WebAssembly.Module>, stderr?: (text: string) => void}} opts
+   * @param {{fs: import('../index.js').FileSystem, module: () => Promise<WebAssembly.Module>, stderr?: (text: string) => void}} opts
    */
   constructor(opts) {
     this.fs = opts.fs;

@@ -32,7 +32,9 @@ function components(p) {
   return out;
 }
 
-/** @implements {import('../index').FileSystem} */
+/** @typedef {import('../index.js').StringFileSystem} StringFileSystem */
+
+/** @implements {StringFileSystem} */
 export class MemoryFS {
   constructor() {
     /** @type {Node & {type: 'dir'}} */

@@ -19,7 +19,7 @@ const kind = (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : s.isSymboli
  * A FileSystem over node:fs.
  * @param {typeof import('node:fs')} fs the node:fs module
  * @param {{root?: string}} [opts] root: serve this host directory as "/" (realpath strips it back off)
- * @returns {import('../index').FileSystem}
+ * @returns {import('../index.js').FileSystem}
  */
 export function createNodeFS(fs, opts = {}) {
   const B = globalThis.Buffer;
@@ -39,19 +39,33 @@ export function createNodeFS(fs, opts = {}) {
     ? (/** @type {Uint8Array} */ p) => B.concat([/** @type {Buffer} */ (root), p])
     : (/** @type {Uint8Array} */ p) => B.from(p.buffer, p.byteOffset, p.byteLength);
 
+  let direntBytes = true;
+
+  /** @param {any[]} list */
+  const entries = (list) => {
+    const out = new Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i];
+      out[i] = { name: d.name, type: kind(d) };
+    }
+    return out;
+  };
+
   const realpathNative = fs.realpathSync.native ?? fs.realpathSync;
 
   return {
     bytePaths: true,
 
     readDir(p) {
-      const list = fs.readdirSync(host(p), { withFileTypes: true, encoding: 'buffer' });
-      const out = new Array(list.length);
-      for (let i = 0; i < list.length; i++) {
-        const d = list[i];
-        out[i] = { name: /** @type {any} */ (d.name), type: kind(d) };
+      const h = host(p);
+      if (direntBytes) {
+        const list = fs.readdirSync(h, { withFileTypes: true, encoding: 'buffer' });
+        if (list.length === 0 || typeof list[0].isFile === 'function') return entries(list);
+        // Bun ignores withFileTypes with encoding 'buffer': list by name
+        // from now on (names that are not UTF-8 then come back lossy).
+        direntBytes = false;
       }
-      return out;
+      return entries(fs.readdirSync(h, { withFileTypes: true }));
     },
 
     stat(p) {

@@ -19,6 +19,8 @@ export class WasiExit extends Error {
   }
 }
 
+/** @typedef {(...args: any[]) => number | void} WasiFunction */
+
 /** @type {Int32Array | undefined} */
 let sleeper;
 
@@ -44,7 +46,7 @@ const textDecoder = new TextDecoder();
  * The wasi_snapshot_preview1 import object.
  * @param {() => WebAssembly.Memory} memory the instance's memory (set after instantiation)
  * @param {(fd: number, text: string) => void} write where fd 1 and 2 go
- * @returns {Record<string, Function>}
+ * @returns {Record<string, WasiFunction>}
  */
 export function createWasi(memory, write) {
   const dv = () => new DataView(memory().buffer);
@@ -52,7 +54,7 @@ export function createWasi(memory, write) {
   const now = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
   const mono = () => BigInt(Math.round(performance.now() * 1e6));
 
-  /** @type {Record<string, Function>} */
+  /** @type {Record<string, WasiFunction>} */
   const wasi = {
     args_sizes_get(argc, bufSize) {
       dv().setUint32(argc, 0, true);

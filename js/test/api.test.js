@@ -1,0 +1,167 @@
+// The JS API: one test per operation (SPEC section 12 shapes), errors with
+// codes, the raw call, defaults of the load context. The exact bytes of
+// every operation are the conformance corpus's business
+// (conformance.test.js); here the facade's translation is checked.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSkilldex, SkilldexError, MemoryFS, ABI_VERSION } from '../index.js';
+import { memoryWorkspace, cwd, home } from './workspace.js';
+
+const sk = createSkilldex({ fs: memoryWorkspace(), cwd, home });
+
+const rejects = async (p, code) => {
+  await assert.rejects(p, (e) => {
+    assert.ok(e instanceof SkilldexError, `not a SkilldexError: ${e}`);
+    assert.ok(e instanceof Error);
+    assert.equal(e.name, 'SkilldexError');
+    assert.equal(e.code, code, e.message);
+    return true;
+  });
+};
+
+test('ABI_VERSION is 1', () => assert.equal(ABI_VERSION, 1));
+
+test('discover: skills, warnings, shadowed (S27)', async () => {
+  const r = await sk.discover();
+  assert.deepEqual(Object.keys(r), ['skills', 'warnings', 'shadowed']);
+  assert.deepEqual(r.skills.map((s) => s.name), ['lint', 'pdf', 'review']);
+  const pdf = r.skills.find((s) => s.name === 'pdf');
+  assert.equal(pdf.source, 'native:user');
+  assert.equal(pdf.filePath, '/home/u/.xcsh/agent/skills/pdf/SKILL.md');
+  assert.deepEqual(pdf.frontmatter, { name: 'pdf', description: 'Read and fill PDF forms' });
+  assert.deepEqual(r.shadowed, [
+    { name: 'pdf', filePath: '/home/u/.claude/skills/pdf/SKILL.md', source: 'claude:user', reason: 'name', winner: pdf.filePath },
+  ]);
+});
+
+test('discover: per-call context overrides the defaults (S1, S22)', async () => {
+  assert.deepEqual((await sk.discover({ options: { enabled: false } })).skills, []);
+  const r = await sk.discover({ cwd: '/' });
+  assert.deepEqual(r.skills.map((s) => s.name), ['lint', 'pdf']);
+  await rejects(sk.discover({ cwd: 'relative' }), 'INVALID_ARGUMENT');
+  await rejects(sk.discover({ options: { notAnOption: true } }), 'INVALID_ARGUMENT');
+});
+
+test('discover: no default context with a custom fs (S1)', async () => {
+  const bare = createSkilldex({ fs: new MemoryFS() });
+  await rejects(bare.discover(), 'INVALID_ARGUMENT');
+  assert.deepEqual(await bare.discover({ cwd: '/', home: '/h' }), { skills: [], warnings: [], shadowed: [] });
+});
+
+test('scanDir (S28)', async () => {
+  const r = await sk.scanDir('/home/u/.claude/skills', { source: 'claude:user' });
+  assert.deepEqual(Object.keys(r), ['skills', 'warnings']);
+  assert.deepEqual(r.skills.map((s) => [s.name, s.source]), [['lint', 'claude:user'], ['pdf', 'claude:user']]);
+  assert.deepEqual((await sk.scanDir('/nowhere')).skills, []);
+});
+
+test('resolve (S29-S32)', async () => {
+  const r = await sk.resolve('skill://pdf/reference.md');
+  assert.deepEqual(r, {
+    url: 'skill://pdf/reference.md',
+    content: '# PDF reference\n',
+    contentType: 'text/markdown',
+    size: 16,
+    sourcePath: '/home/u/.xcsh/agent/skills/pdf/reference.md',
+  });
+  assert.equal((await sk.resolve('skill://pdf')).sourcePath, '/home/u/.xcsh/agent/skills/pdf/SKILL.md');
+  assert.equal((await sk.resolve('skill://pdf/scripts/fill.py')).contentType, 'text/plain');
+  await rejects(sk.resolve('http://pdf'), 'INVALID_URL');
+  await rejects(sk.resolve('skill://'), 'MISSING_NAME');
+  await rejects(sk.resolve('skill://nope'), 'UNKNOWN_SKILL');
+  await rejects(sk.resolve('skill://pdf//etc/passwd'), 'ABSOLUTE_PATH');
+  await rejects(sk.resolve('skill://pdf/../lint/SKILL.md'), 'PATH_TRAVERSAL');
+  await rejects(sk.resolve('skill://pdf/%2e%2e/x'), 'PATH_TRAVERSAL');
+  await rejects(sk.resolve('skill://pdf/escape.md'), 'PATH_ESCAPE');
+  await rejects(sk.resolve('skill://pdf/missing.md'), 'NOT_FOUND');
+});
+
+test('resolve: the error message is the engine\'s (S30)', async () => {
+  await assert.rejects(sk.resolve('skill://nope'), { message: 'Unknown skill: nope\nAvailable: lint, pdf, review' });
+});
+
+test('listFiles (S33)', async () => {
+  const r = await sk.listFiles('pdf');
+  assert.equal(r.name, 'pdf');
+  assert.equal(r.baseDir, '/home/u/.xcsh/agent/skills/pdf');
+  assert.ok(r.files.includes('SKILL.md') && r.files.includes('reference.md') && r.files.includes('scripts/fill.py'), r.files.join());
+  await rejects(sk.listFiles('nope'), 'UNKNOWN_SKILL');
+});
+
+test('renderPrompt (S34)', async () => {
+  const md = await sk.renderPrompt();
+  assert.deepEqual(Object.keys(md), ['text', 'format', 'omitted', 'shortened']);
+  assert.equal(md.format, 'markdown');
+  assert.match(md.text, /## pdf/);
+  const xml = await sk.renderPrompt({ format: 'xml' });
+  assert.match(xml.text, /<available_skills>/);
+  assert.equal((await sk.renderPrompt({ readTool: false })).text, '');
+  const cut = await sk.renderPrompt({ maxChars: 40 });
+  assert.ok(cut.text.length <= 40, cut.text);
+  assert.ok(cut.omitted.length + cut.shortened.length > 0);
+});
+
+test('expandCommand (S35, S36)', async () => {
+  const r = await sk.expandCommand('/skill:review  the diff ');
+  assert.deepEqual(Object.keys(r), ['message', 'name', 'path', 'args']);
+  assert.equal(r.name, 'review');
+  assert.equal(r.args, 'the diff');
+  assert.equal(r.message, 'Review carefully.\n\n---\n\nSkill: /work/proj/.claude/skills/review/SKILL.md\nUser: the diff');
+  assert.equal(await sk.expandCommand('hello'), null);
+  assert.equal(await sk.expandCommand('/skill:nope'), null);
+  assert.equal(await sk.expandCommand('/skill:review', { enableSkillCommands: false }), null);
+});
+
+test('commands (S37)', async () => {
+  const r = await sk.commands();
+  assert.deepEqual(r.commands.map((c) => c.name), ['skill:lint', 'skill:pdf', 'skill:review']);
+  assert.deepEqual(Object.keys(r.commands[0]), ['name', 'description', 'path']);
+});
+
+test('contextFiles (S38, S39)', async () => {
+  const r = await sk.contextFiles();
+  assert.deepEqual(r.files.map((f) => [f.path, f.level, f.depth]), [
+    ['/home/u/.xcsh/agent/XCSH.md', 'user', null],
+    ['/work/proj/XCSH.md', 'project', 0],
+  ]);
+  assert.equal(r.files[1].content, 'project instructions\n');
+});
+
+test('validate (S40)', async () => {
+  const bad = await sk.validate('/work/proj/bad');
+  assert.equal(bad.dir, '/work/proj/bad');
+  assert.ok(bad.diagnostics.some((d) => d.severity === 'error'), JSON.stringify(bad));
+  const good = await sk.validate('/work/proj/.claude/skills/review');
+  assert.ok(!good.diagnostics.some((d) => d.severity === 'error'), JSON.stringify(good));
+  await rejects(sk.validate('/nowhere'), 'NOT_FOUND');
+});
+
+test('explain (S41)', async () => {
+  const r = await sk.explain('pdf');
+  assert.deepEqual(Object.keys(r), ['name', 'winner', 'candidates']);
+  assert.equal(r.winner.source, 'native:user');
+  assert.deepEqual(r.candidates.map((c) => [c.source, c.outcome]), [['native:user', 'loaded'], ['claude:user', 'shadowed']]);
+  const off = await sk.explain('lint', { options: { disabledExtensions: ['skill:lint'] } });
+  assert.equal(off.winner, null);
+  assert.deepEqual(off.candidates.map((c) => c.outcome), ['disabled']);
+  await rejects(sk.explain('nope'), 'UNKNOWN_SKILL');
+});
+
+test('call: the exact reply string, error replies included', async () => {
+  const raw = await sk.call({ op: 'discover', cwd, home });
+  assert.equal(typeof raw, 'string');
+  assert.equal(raw, JSON.stringify(await sk.discover()));
+  assert.equal(await sk.call(JSON.stringify({ op: 'discover', cwd, home })), raw);
+  assert.equal(await sk.call({ op: 'nope' }), '{"error":{"code":"BAD_REQUEST","message":"bad request: unknown op \\"nope\\""}}');
+  assert.match(await sk.call('{"op":"discover","bogus":1}'), /^\{"error":\{"code":"BAD_REQUEST"/);
+  assert.match(await sk.call('not json'), /^\{"error":\{"code":"BAD_REQUEST"/);
+});
+
+test('the default filesystem is the runtime\'s, with the process\'s cwd and home', async () => {
+  const def = createSkilldex();
+  const r = await def.discover({ options: { enabled: false } });
+  assert.deepEqual(r, { skills: [], warnings: [], shadowed: [] });
+  const mod = await import('../index.js');
+  assert.equal(typeof (await mod.discover({ options: { enabled: false } })).skills.length, 'number');
+});

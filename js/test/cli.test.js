@@ -1,0 +1,198 @@
+// The skilldex CLI (bin/skilldex.mjs) as a user runs it: every subcommand,
+// human and --json output, exit codes (0 ok, 1 failed operation, 2 usage),
+// bad flags. Spawns the CLI with the runtime running the tests (node, deno
+// run -A, or bun).
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createSkilldex } from '../index.js';
+import { diskWorkspace } from './workspace.js';
+
+const bin = fileURLToPath(new URL('../bin/skilldex.mjs', import.meta.url));
+const runner = globalThis.Deno ? [globalThis.Deno.execPath(), 'run', '-A', bin] : [process.execPath, bin];
+
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-cli-')));
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+diskWorkspace(root);
+const cwd = root + '/work/proj';
+const home = root + '/home/u';
+const ctx = ['--cwd', cwd, '--home', home];
+
+/** Run the CLI: {status, stdout, stderr}. */
+function cli(args, opts = {}) {
+  const r = spawnSync(runner[0], [...runner.slice(1), ...args], { encoding: 'utf8', cwd: opts.cwd ?? root, env: { ...process.env, NO_COLOR: '1' } });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const ok = (r) => {
+  assert.equal(r.status, 0, `exit ${r.status}, stderr: ${r.stderr}`);
+  return r;
+};
+
+const engine = createSkilldex();
+/** The library's raw reply for a request, plus the newline the CLI adds. */
+const raw = async (req) => (await engine.call(req)) + '\n';
+
+test('list: an aligned table, then the counts', () => {
+  const r = ok(cli(['list', ...ctx]));
+  assert.equal(r.stderr, '');
+  assert.equal(
+    r.stdout,
+    [
+      'NAME    SOURCE          DESCRIPTION',
+      'lint    claude:user     Lint the code',
+      'pdf     native:user     Read and fill PDF forms',
+      'review  claude:project  Review a change',
+      '3 skills, 1 not loaded (skilldex explain <name>)',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('list: warnings come after the table', () => {
+  const bad = root + '/bad-settings.json';
+  fs.writeFileSync(bad, JSON.stringify({ ignoredSkills: ['[z-a]'] }));
+  const r = ok(cli(['list', ...ctx, '--settings', bad]));
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.match(lines.at(-1), /^warning: Invalid glob pattern "\[z-a\]" in ignoredSkills/);
+  assert.match(lines[0], /^NAME/);
+});
+
+test('--json prints the engine\'s exact JSON for every command', async () => {
+  const cases = [
+    [['list'], { op: 'discover', cwd, home }],
+    [['read', 'skill://pdf/reference.md'], { op: 'resolve', cwd, home, url: 'skill://pdf/reference.md' }],
+    [['files', 'pdf'], { op: 'listFiles', cwd, home, name: 'pdf' }],
+    [['prompt', '--format', 'xml', '--max-chars', '60'], { op: 'renderPrompt', cwd, home, format: 'xml', maxChars: 60 }],
+    [['prompt', '--no-read-tool'], { op: 'renderPrompt', cwd, home, readTool: false }],
+    [['expand', '/skill:review now'], { op: 'expandCommand', cwd, home, text: '/skill:review now' }],
+    [['expand', 'hello'], { op: 'expandCommand', cwd, home, text: 'hello' }],
+    [['commands'], { op: 'commands', cwd, home }],
+    [['context'], { op: 'contextFiles', cwd, home }],
+    [['validate', cwd + '/.claude/skills/review'], { op: 'validate', dir: cwd + '/.claude/skills/review' }],
+    [['explain', 'pdf'], { op: 'explain', cwd, home, name: 'pdf' }],
+  ];
+  for (const [args, req] of cases) {
+    const r = ok(cli([...args, ...ctx, '--json']));
+    assert.equal(r.stdout, await raw(req), args.join(' '));
+  }
+  assert.equal(ok(cli(['expand', 'hello', ...ctx, '--json'])).stdout, 'null\n');
+});
+
+test('read, files: the content and the file list', () => {
+  assert.equal(ok(cli(['read', 'skill://pdf/reference.md', ...ctx])).stdout, '# PDF reference\n');
+  assert.equal(ok(cli(['files', 'pdf', ...ctx])).stdout, 'SKILL.md\nreference.md\nscripts/fill.py\n');
+});
+
+test('a failed operation: exit 1, the message on stderr, or the error object with --json', () => {
+  const r = cli(['read', 'skill://nope', ...ctx]);
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, 'skilldex: Unknown skill: nope\nAvailable: lint, pdf, review\n');
+  const j = cli(['read', 'skill://pdf/../x', ...ctx, '--json']);
+  assert.equal(j.status, 1);
+  assert.deepEqual(JSON.parse(j.stdout), { error: { code: 'PATH_TRAVERSAL', message: 'Path traversal (..) is not allowed in skill:// URLs' } });
+  assert.equal(cli(['files', 'nope', ...ctx]).status, 1);
+  assert.equal(cli(['explain', 'nope', ...ctx]).status, 1);
+  assert.equal(cli(['validate', root + '/nowhere']).status, 1);
+});
+
+test('prompt: markdown, xml, no read tool, a bound', () => {
+  assert.match(ok(cli(['prompt', ...ctx])).stdout, /^# Skills\n[\s\S]*## pdf\n/);
+  assert.match(ok(cli(['prompt', '--format', 'xml', ...ctx])).stdout, /<available_skills>/);
+  assert.equal(ok(cli(['prompt', '--no-read-tool', ...ctx])).stdout, '');
+  const cut = ok(cli(['prompt', '--max-chars', '60', ...ctx]));
+  assert.ok(cut.stdout.length <= 61, cut.stdout);
+  assert.match(cut.stderr, /^note: (omitted|shortened) /m);
+});
+
+test('expand: the message, or the text unchanged', () => {
+  assert.equal(ok(cli(['expand', '/skill:review now', ...ctx])).stdout, `Review carefully.\n\n---\n\nSkill: ${cwd}/.claude/skills/review/SKILL.md\nUser: now\n`);
+  assert.equal(ok(cli(['expand', 'just text', ...ctx])).stdout, 'just text\n');
+});
+
+test('commands, context, explain: readable output', () => {
+  assert.equal(
+    ok(cli(['commands', ...ctx])).stdout,
+    'COMMAND        DESCRIPTION\n/skill:lint    Lint the code\n/skill:pdf     Read and fill PDF forms\n/skill:review  Review a change\n',
+  );
+  const c = ok(cli(['context', ...ctx])).stdout;
+  assert.equal(c, `==> ${home}/.xcsh/agent/XCSH.md (user) <==\nuser instructions\n\n==> ${cwd}/XCSH.md (project, depth 0) <==\nproject instructions\n`);
+  const e = ok(cli(['explain', 'pdf', ...ctx])).stdout;
+  assert.match(e, new RegExp(`^pdf: loaded from ${home}/\\.xcsh/agent/skills/pdf/SKILL\\.md \\(native:user\\)\n`));
+  assert.match(e, /^OUTCOME +SOURCE +FILE +REASON$/m);
+  assert.match(e, /^shadowed +claude:user +\S+\/\.claude\/skills\/pdf\/SKILL\.md +the name "pdf" was already taken/m);
+});
+
+test('validate: exit 1 when a diagnostic is an error, 0 otherwise; relative dirs', () => {
+  const bad = cli(['validate', cwd + '/bad']);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stdout, /^SEVERITY +LINE +CODE +MESSAGE$/m);
+  assert.match(bad.stdout, /^error /m);
+  assert.equal(cli(['validate', cwd + '/bad', '--json']).status, 1);
+  const good = ok(cli(['validate', 'work/proj/.claude/skills/review'], { cwd: root }));
+  assert.doesNotMatch(good.stdout, /^error /m);
+});
+
+test('--settings: options from a JSON file (S22); unreadable or invalid files fail with 1', () => {
+  const off = root + '/off.json';
+  fs.writeFileSync(off, '{"enabled": false}');
+  assert.equal(ok(cli(['list', ...ctx, '--settings', off])).stdout, '0 skills\n');
+  const missing = cli(['list', ...ctx, '--settings', root + '/missing.json']);
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /^skilldex: settings .*missing\.json: ENOENT/);
+  const broken = root + '/broken.json';
+  fs.writeFileSync(broken, '{nope');
+  const b = cli(['list', ...ctx, '--settings', broken, '--json']);
+  assert.equal(b.status, 1);
+  assert.equal(JSON.parse(b.stdout).error.code, 'INVALID_ARGUMENT');
+  const unknown = root + '/unknown.json';
+  fs.writeFileSync(unknown, '{"notAnOption": 1}');
+  const u = cli(['list', ...ctx, '--settings', unknown, '--json']);
+  assert.equal(u.status, 1);
+  assert.equal(JSON.parse(u.stdout).error.code, 'INVALID_ARGUMENT');
+});
+
+test('--cwd and --home default to the process\'s; a relative --cwd is resolved', async () => {
+  const r = ok(cli(['list', '--json', '--home', home], { cwd }));
+  assert.equal(r.stdout, await raw({ op: 'discover', cwd, home }));
+  const rel = ok(cli(['list', '--json', '--cwd', 'work/proj', '--home', home], { cwd: root }));
+  assert.equal(rel.stdout, r.stdout);
+});
+
+test('usage errors exit 2', () => {
+  for (const args of [
+    [],
+    ['bogus'],
+    ['list', '--frobnicate'],
+    ['read'],
+    ['read', 'a', 'b'],
+    ['list', 'extra'],
+    ['list', '--format', 'xml'],
+    ['prompt', '--format', 'html'],
+    ['prompt', '--max-chars', 'ten'],
+    ['list', '--cwd'],
+  ]) {
+    const r = cli(args);
+    assert.equal(r.status, 2, `${args.join(' ')}: exit ${r.status}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^skilldex: .*\nrun skilldex --help for usage\n$/, args.join(' '));
+  }
+  const j = cli(['bogus', '--json']);
+  assert.equal(j.status, 2);
+  assert.deepEqual(JSON.parse(j.stdout), { error: { code: 'USAGE', message: 'unknown command "bogus"' } });
+});
+
+test('--help and --version', () => {
+  assert.match(ok(cli(['--help'])).stdout, /^usage: skilldex <command>/);
+  assert.match(ok(cli(['-h'])).stdout, /list .*\n/);
+  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  assert.equal(ok(cli(['--version'])).stdout, pkg.version + '\n');
+});

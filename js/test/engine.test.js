@@ -1,0 +1,179 @@
+// The wasm boundary (issue 7): calls are serialised, a crash becomes an
+// INTERNAL error and the next call runs on a fresh instance with correct
+// results, a module for another ABI is refused, memory stays bounded over
+// many calls. Also the host imports' handling of filesystem errors.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSkilldex, SkilldexError, MemoryFS } from '../index.js';
+import { memoryWorkspace, cwd, home } from './workspace.js';
+import { fakeSkilldex } from './wasmgen.js';
+
+const isInternal = (e) => e instanceof SkilldexError && e.code === 'INTERNAL';
+
+/** A FileSystem over fs that records how deep calls nest and can be told to misbehave. */
+function instrumented(inner) {
+  const state = { depth: 0, maxDepth: 0, calls: 0, throwOnce: null, onReadDir: null };
+  const wrap = (name) => (...args) => {
+    state.depth++;
+    state.calls++;
+    state.maxDepth = Math.max(state.maxDepth, state.depth);
+    try {
+      if (state.throwOnce && name === 'readDir') {
+        const e = state.throwOnce;
+        state.throwOnce = null;
+        throw e;
+      }
+      if (name === 'readDir' && state.onReadDir) state.onReadDir();
+      return inner[name](...args);
+    } finally {
+      state.depth--;
+    }
+  };
+  const fs = {};
+  for (const name of ['readDir', 'stat', 'lstat', 'readFile', 'readFileInto', 'realpath']) fs[name] = wrap(name);
+  return { fs, state };
+}
+
+test('interleaved async calls are serialised, in order, not corrupted', async () => {
+  const { fs, state } = instrumented(memoryWorkspace());
+  const sk = createSkilldex({ fs, cwd, home });
+  const want = {
+    discover: JSON.stringify(await sk.discover()),
+    commands: JSON.stringify(await sk.commands()),
+    resolve: JSON.stringify(await sk.resolve('skill://pdf/reference.md')),
+  };
+  const order = [];
+  const jobs = [];
+  for (let i = 0; i < 60; i++) {
+    const kind = ['discover', 'commands', 'resolve'][i % 3];
+    const p = kind === 'resolve' ? sk.resolve('skill://pdf/reference.md') : sk[kind]();
+    jobs.push(p.then((r) => (order.push(i), [kind, JSON.stringify(r)])));
+    if (i % 7 === 0) jobs.push(sk.resolve('skill://nope').then(() => ['x', 'resolved'], (e) => ['error', e.code]));
+  }
+  for (const [kind, got] of await Promise.all(jobs)) {
+    if (kind === 'error') assert.equal(got, 'UNKNOWN_SKILL');
+    else assert.equal(got, want[kind], kind);
+  }
+  assert.deepEqual(order, [...order].sort((a, b) => a - b), 'calls completed out of order');
+  assert.equal(state.maxDepth, 1, 'filesystem calls of two engine calls overlapped');
+  assert.equal(sk.stats().instances, 1);
+});
+
+test('a call started from inside a filesystem callback waits for the current one', async () => {
+  const { fs, state } = instrumented(memoryWorkspace());
+  const sk = createSkilldex({ fs, cwd, home });
+  const baseline = JSON.stringify(await sk.discover());
+  let inner;
+  state.onReadDir = () => {
+    state.onReadDir = null;
+    inner = sk.discover(); // queued, not run now
+  };
+  const outer = JSON.stringify(await sk.discover());
+  assert.equal(outer, baseline);
+  assert.equal(JSON.stringify(await inner), baseline);
+  assert.equal(sk.stats().instances, 1);
+});
+
+test('fs errors with a code become errno, unknown codes EIO (S2, S12)', async () => {
+  const m = memoryWorkspace();
+  for (const [code, want] of [['EACCES', 'EACCES'], ['EWEIRD', 'EIO'], ['ENOTDIR', 'ENOTDIR']]) {
+    const fs = Object.create(m);
+    fs.readDir = (p) => {
+      if (p === '/home/u/.claude/skills') throw Object.assign(new Error('host says no'), { code });
+      return m.readDir(p);
+    };
+    const r = await createSkilldex({ fs, cwd, home }).discover();
+    assert.deepEqual(r.warnings, [{ skillPath: '', message: `[Claude Code] Failed to read skills directory: /home/u/.claude/skills (${want})` }]);
+    assert.ok(!JSON.stringify(r).includes('host says no'), 'a host message leaked into the result (S42)');
+  }
+});
+
+test('stat may return null for a missing path', async () => {
+  const m = memoryWorkspace();
+  const fs = Object.create(m);
+  fs.stat = (p) => {
+    try {
+      return m.stat(p);
+    } catch (e) {
+      if (e.code === 'ENOENT') return null;
+      throw e;
+    }
+  };
+  const sk = createSkilldex({ fs, cwd, home });
+  assert.deepEqual(await sk.discover(), await createSkilldex({ fs: m, cwd, home }).discover());
+});
+
+test('a filesystem that throws a non-fs error: INTERNAL, then a fresh instance gives correct results', async () => {
+  const { fs, state } = instrumented(memoryWorkspace());
+  const sk = createSkilldex({ fs, cwd, home });
+  const baseline = JSON.stringify(await sk.discover());
+  for (const bad of [new TypeError('boom'), 'a string', Object.assign(new TypeError('arg'), { code: 'ERR_INVALID_ARG_TYPE' })]) {
+    const before = sk.stats().instances;
+    state.throwOnce = bad;
+    await assert.rejects(sk.discover(), (e) => {
+      assert.ok(isInternal(e), String(e));
+      assert.match(e.message, /the filesystem threw/);
+      assert.equal(e.cause, bad);
+      return true;
+    });
+    assert.equal(JSON.stringify(await sk.discover()), baseline, 'the call after the crash is wrong');
+    assert.equal(sk.stats().instances, before + 1, 'the instance was not replaced');
+  }
+  // Other operations work too on the new instance.
+  assert.equal((await sk.resolve('skill://pdf/reference.md')).content, '# PDF reference\n');
+});
+
+test('the module exiting (proc_exit, a Go fatal error) is INTERNAL and the next call gets a new instance', async () => {
+  const sk = createSkilldex({ fs: new MemoryFS(), wasm: fakeSkilldex({ exit: true }) });
+  for (let i = 1; i <= 3; i++) {
+    await assert.rejects(sk.call('{}'), (e) => isInternal(e) && /exited with status 3/.test(e.message));
+    assert.equal(sk.stats().instances, i);
+  }
+});
+
+test('a module of another ABI version is refused (ABI_MISMATCH)', async () => {
+  const sk = createSkilldex({ fs: new MemoryFS(), wasm: fakeSkilldex({ version: 2 }) });
+  await assert.rejects(sk.call('{}'), { code: 'ABI_MISMATCH', message: /ABI 2, this host 1/ });
+  const foreign = createSkilldex({
+    fs: new MemoryFS(),
+    wasm: fakeSkilldex({ extraImport: { module: 'skilldex_host_v2', name: 'read_dir' } }),
+  });
+  await assert.rejects(foreign.call('{}'), { code: 'ABI_MISMATCH', message: /skilldex_host_v2\.read_dir/ });
+});
+
+test('the wasm option accepts bytes, a compiled module and a loader', async () => {
+  const bytes = fakeSkilldex();
+  const mod = await WebAssembly.compile(bytes);
+  for (const wasm of [bytes, mod, async () => bytes]) {
+    assert.equal(await createSkilldex({ fs: new MemoryFS(), wasm }).call('{}'), '');
+  }
+});
+
+test('10000 consecutive calls keep linear memory bounded', async () => {
+  const sk = createSkilldex({ fs: memoryWorkspace(), cwd, home });
+  for (let i = 0; i < 100; i++) await sk.commands();
+  const warm = sk.stats().memoryBytes;
+  const calls = Number(globalThis.process?.env?.SKILLDEX_MEMORY_CALLS ?? 10000);
+  for (let i = 0; i < calls; i++) {
+    if (i % 2) await sk.commands();
+    else await sk.resolve('skill://pdf/reference.md');
+  }
+  const after = sk.stats().memoryBytes;
+  // Linear memory never shrinks, so a leak shows as growth.
+  assert.ok(after - warm <= 4 << 20, `memory grew from ${warm} to ${after} bytes over ${calls} calls`);
+  assert.equal(sk.stats().instances, 1);
+  console.log(`# memory: ${(warm / 2 ** 20).toFixed(1)} MiB after 100 calls, ${(after / 2 ** 20).toFixed(1)} MiB after ${calls} more`);
+});
+
+test('a large reply and request do not break later calls', async () => {
+  const m = new MemoryFS();
+  const big = 'x'.repeat(3 << 20);
+  m.writeFile('/h/.claude/skills/big/SKILL.md', `---\nname: big\ndescription: d\n---\n${big}\n`);
+  const sk = createSkilldex({ fs: m, cwd: '/w', home: '/h' });
+  const r = await sk.resolve('skill://big');
+  assert.equal(r.size, big.length + 34);
+  const long = 'y'.repeat(2 << 20);
+  assert.equal(await sk.expandCommand(long), null);
+  assert.deepEqual((await sk.commands()).commands.map((c) => c.name), ['skill:big']);
+});

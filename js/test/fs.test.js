@@ -1,0 +1,122 @@
+// The shipped filesystems: MemoryFS (Linux path semantics, like the Go
+// memfs) and createNodeFS (node:fs, rooted or not, prefix reads straight
+// into a buffer). Both are what the engine reads through (SPEC S2).
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Buffer } from 'node:buffer';
+import { MemoryFS, createNodeFS, createSkilldex } from '../index.js';
+
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-fs-')));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const code = (f) => {
+  try {
+    f();
+  } catch (e) {
+    return e.code;
+  }
+  return 'no error';
+};
+
+function tree(m) {
+  m.writeFile('/a/file.txt', 'hello');
+  m.mkdir('/a/empty');
+  m.symlink('file.txt', '/a/rel');
+  m.symlink('/a', '/abs');
+  m.symlink('../a/empty', '/a/up');
+  m.symlink('loop2', '/loop1');
+  m.symlink('loop1', '/loop2');
+  m.symlink('missing', '/dangling');
+  return m;
+}
+
+test('MemoryFS: types, links, errors like Linux (S2, S11)', () => {
+  const m = tree(new MemoryFS());
+  assert.deepEqual(m.readDir('/a').map((e) => [e.name, e.type]).sort(), [['empty', 'dir'], ['file.txt', 'file'], ['rel', 'symlink'], ['up', 'symlink']]);
+  assert.equal(m.stat('/a/rel'), 'file');
+  assert.equal(m.lstat('/a/rel'), 'symlink');
+  assert.equal(m.stat('/abs/up'), 'dir');
+  assert.equal(m.realpath('/abs/rel'), '/a/file.txt');
+  assert.equal(m.realpath('/abs/up'), '/a/empty');
+  assert.equal(m.realpath('/'), '/');
+  assert.deepEqual(m.readDir('/abs').length, 4);
+  assert.equal(new TextDecoder().decode(m.readFile('/abs/rel')), 'hello');
+  assert.equal(code(() => m.stat('/loop1')), 'ELOOP');
+  assert.equal(m.lstat('/loop1'), 'symlink');
+  assert.equal(code(() => m.stat('/dangling')), 'ENOENT');
+  assert.equal(code(() => m.stat('/a/file.txt/x')), 'ENOTDIR');
+  assert.equal(code(() => m.readDir('/a/file.txt')), 'ENOTDIR');
+  assert.equal(code(() => m.readFile('/a')), 'EISDIR');
+  assert.equal(code(() => m.stat('relative')), 'EINVAL');
+  assert.equal(code(() => m.realpath('/nope')), 'ENOENT');
+  assert.equal(code(() => m.symlink('x', '/a/rel')), 'EEXIST');
+  assert.equal(code(() => m.writeFile('/a', 'x')), 'EISDIR');
+});
+
+test('MemoryFS: a chain of 40 links resolves, 41 is ELOOP', () => {
+  const m = new MemoryFS().writeFile('/t', 'x');
+  m.symlink('/t', '/l0');
+  for (let i = 1; i <= 40; i++) m.symlink(`/l${i - 1}`, `/l${i}`);
+  assert.equal(m.stat('/l39'), 'file');
+  assert.equal(code(() => m.stat('/l40')), 'ELOOP');
+});
+
+test('MemoryFS: readFileInto copies a prefix and returns the size', () => {
+  const m = new MemoryFS().writeFile('/f', 'abcdef');
+  const buf = new Uint8Array(4);
+  assert.equal(m.readFileInto('/f', buf), 6);
+  assert.equal(new TextDecoder().decode(buf), 'abcd');
+  assert.equal(m.readFileInto('/f', new Uint8Array(10)), 6);
+});
+
+test('createNodeFS: rooted paths, realpath stripped, outside the root is ENOENT', () => {
+  const root = path.join(tmp, 'rooted');
+  fs.mkdirSync(path.join(root, 'a/b'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'a/b/f.txt'), 'data');
+  fs.symlinkSync(path.join(root, 'a/b'), path.join(root, 'link'));
+  fs.symlinkSync(os.tmpdir(), path.join(root, 'out'));
+  const n = createNodeFS(fs, { root });
+  const p = (s) => Buffer.from(s);
+  const str = (b) => Buffer.from(b).toString();
+  assert.equal(n.bytePaths, true);
+  assert.equal(str(n.realpath(p('/link/f.txt'))), '/a/b/f.txt');
+  assert.equal(str(n.realpath(p('/'))), '/');
+  assert.equal(n.stat(p('/link')), 'dir');
+  assert.equal(n.lstat(p('/link')), 'symlink');
+  assert.equal(n.stat(p('/missing')), null);
+  assert.deepEqual(n.readDir(p('/')).map((e) => [str(e.name), e.type]).sort(), [['a', 'dir'], ['link', 'symlink'], ['out', 'symlink']]);
+  assert.equal(code(() => n.realpath(p('/out'))), 'ENOENT');
+  assert.equal(code(() => n.readDir(p('/a/b/f.txt'))), 'ENOTDIR');
+});
+
+test('createNodeFS: readFileInto reads at most the buffer, reports the size', () => {
+  const n = createNodeFS(fs);
+  const f = path.join(tmp, 'prefix.txt');
+  fs.writeFileSync(f, 'abcdefgh');
+  const p = Buffer.from(f);
+  for (const [cap, size, got] of [[4, 8, 'abcd'], [8, 8, 'abcdefgh'], [20, 8, 'abcdefgh'], [0, 8, '']]) {
+    const buf = new Uint8Array(cap);
+    assert.equal(n.readFileInto(p, buf), size, `cap ${cap}`);
+    assert.equal(Buffer.from(buf.subarray(0, Math.min(cap, size))).toString(), got);
+  }
+  fs.writeFileSync(f, '');
+  assert.equal(n.readFileInto(p, new Uint8Array(4)), 0);
+  assert.equal(code(() => n.readFileInto(Buffer.from(tmp), new Uint8Array(4))), 'EISDIR');
+  assert.equal(code(() => n.readFileInto(Buffer.from(tmp + '/missing'), new Uint8Array(4))), 'ENOENT');
+});
+
+test('createNodeFS: a skill behind a name that is not UTF-8 is still read (bytes paths)', { skip: !!globalThis.Bun && 'Bun lists names as strings (see nodefs.js)' }, async () => {
+  const root = path.join(tmp, 'bytes');
+  const skills = path.join(root, 'h/.claude/skills');
+  fs.mkdirSync(skills, { recursive: true });
+  const dir = Buffer.concat([Buffer.from(skills + '/'), Buffer.from([0x78, 0xff, 0x79])]);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(Buffer.concat([dir, Buffer.from('/SKILL.md')]), '---\nname: odd\ndescription: d\n---\n');
+  const r = await createSkilldex({ fs: createNodeFS(fs, { root }), cwd: '/w', home: '/h' }).discover();
+  assert.deepEqual(r.skills.map((s) => s.name), ['odd']);
+  assert.deepEqual(r.warnings, []);
+});

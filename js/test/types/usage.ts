@@ -1,0 +1,116 @@
+// Snippets that must compile against index.d.ts, and snippets that must
+// not (each under an expect-error directive). Checked by `tsc -p test/types`.
+
+import {
+  createSkilldex,
+  discover,
+  resolve,
+  call,
+  MemoryFS,
+  SkilldexError,
+  ABI_VERSION,
+  type FileSystem,
+  type Skill,
+  type DiscoverResult,
+  type Expansion,
+  type Options,
+} from 'skilldex';
+
+async function ok() {
+  const r: DiscoverResult = await discover();
+  const s: Skill = r.skills[0];
+  const names: string[] = r.skills.map((k) => k.name);
+  const level: 'user' | 'project' = s.level;
+  const always: boolean | undefined = s.alwaysApply;
+  const why = r.shadowed[0]?.reason;
+  if (why === 'name' || why === 'realpath') console.log(r.shadowed[0].winner);
+
+  const doc = await resolve('skill://pdf/x.md', { cwd: '/w', home: '/h' });
+  const size: number = doc.size;
+
+  const sk = createSkilldex({ fs: new MemoryFS().writeFile('/a', 'x'), cwd: '/', home: '/h' });
+  const e: Expansion | null = await sk.expandCommand('/skill:pdf', { enableSkillCommands: true });
+  if (e) console.log(e.args.length);
+  const p = await sk.renderPrompt({ format: 'xml', readTool: false, maxChars: 100 });
+  const f: 'markdown' | 'xml' = p.format;
+  const ctx = await sk.contextFiles();
+  const depth: number | null = ctx.files[0].depth;
+  const v = await sk.validate('/d');
+  const sev: 'error' | 'warning' | 'info' = v.diagnostics[0].severity;
+  const ex = await sk.explain('pdf');
+  const winner: Skill | null = ex.winner;
+  const rawJson: string = await call({ op: 'discover', cwd: '/', home: '/h' });
+  const raw2: string = await sk.call('{"op":"commands"}');
+  const n: number = sk.stats().memoryBytes;
+  const opts: Options = { enabled: true, customDirectories: ['~/skills'], extraProviders: [{ id: 'x', displayName: 'X', priority: 1 }] };
+  await sk.discover({ options: opts });
+  await sk.scanDir('/d', { source: 'custom:user' });
+  await sk.listFiles('pdf');
+  await sk.commands();
+  await sk.ready();
+  await sk.close();
+  const one: 1 = ABI_VERSION;
+
+  try {
+    await sk.resolve('skill://nope');
+  } catch (err) {
+    if (err instanceof SkilldexError) {
+      const code: string = err.code;
+      if (err.code === 'UNKNOWN_SKILL') console.log(err.message);
+    }
+  }
+
+  // A string filesystem and a bytes filesystem both qualify.
+  const strFs: FileSystem = {
+    readDir: (path: string) => [{ name: 'a', type: 'dir' }],
+    stat: (path: string) => (path === '/' ? 'dir' : null),
+    lstat: () => 'file',
+    readFile: () => 'text',
+    realpath: (path: string) => path,
+  };
+  const byteFs: FileSystem = {
+    bytePaths: true,
+    readDir: (path: Uint8Array) => [{ name: new Uint8Array([0x61]), type: 'symlink' }],
+    stat: () => undefined,
+    lstat: () => 'other',
+    readFile: (path: Uint8Array) => new Uint8Array(0),
+    readFileInto: (path: Uint8Array, buf: Uint8Array) => buf.length,
+    realpath: (path: Uint8Array) => path,
+  };
+  createSkilldex({ fs: strFs });
+  createSkilldex({ fs: byteFs, wasm: new Uint8Array(0), stderr: (t: string) => console.log(t) });
+  return [names, level, always, size, f, depth, sev, winner, rawJson, raw2, n, one];
+}
+
+async function notOk() {
+  const sk = createSkilldex();
+  // @ts-expect-error: resolve needs a URL
+  await sk.resolve();
+  // @ts-expect-error: the format is markdown or xml
+  await sk.renderPrompt({ format: 'html' });
+  // @ts-expect-error: options are typed
+  await sk.discover({ options: { enabled: 'yes' } });
+  // @ts-expect-error: unknown option
+  await sk.discover({ options: { enabeld: true } });
+  const r = await sk.discover();
+  // @ts-expect-error: skills are not strings
+  const s: string = r.skills[0];
+  // @ts-expect-error: expandCommand may return null
+  const m: string = (await sk.expandCommand('x')).message;
+  // @ts-expect-error: a bytes filesystem takes Uint8Array paths
+  const bad: FileSystem = {
+    bytePaths: true,
+    readDir: (path: string) => [],
+    stat: () => null,
+    lstat: () => null,
+    readFile: () => '',
+    realpath: () => '/',
+  };
+  // @ts-expect-error: a type must be one of the four
+  const t: FileSystem = { readDir: () => [{ name: 'a', type: 'folder' }], stat: () => null, lstat: () => null, readFile: () => '', realpath: () => '/' };
+  // @ts-expect-error: stats is synchronous
+  await sk.stats().then(() => {});
+  return [s, m, bad, t];
+}
+
+export { ok, notOk };
