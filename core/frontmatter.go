@@ -42,6 +42,12 @@ type SkillFile struct {
 // (complete lines up to the closing ---): the result is the same except for
 // Body.
 func ParseSkillFile(path string, data []byte) SkillFile {
+	return parseSkillFile(path, data, true)
+}
+
+// parseSkillFile is ParseSkillFile; fast false skips the fast path of
+// yaml_scan.go (for benchmarks and tests).
+func parseSkillFile(path string, data []byte, fast bool) SkillFile {
 	text := DecodeText(data)
 	f := SkillFile{Empty: text == ""}
 	yamlText, start, rest, ok := splitFrontmatter(text)
@@ -52,7 +58,7 @@ func ParseSkillFile(path string, data []byte) SkillFile {
 	}
 	f.Body = strings.TrimSpace(rest)
 	f.Line = strings.Count(text[:start], "\n") // the opening line; the YAML starts on the next one
-	f.Frontmatter, f.Warnings, f.Reject = parseFrontmatter(path, yamlText, f.Line+1)
+	f.Frontmatter, f.Warnings, f.Reject = parseFrontmatter(path, yamlText, f.Line+1, fast)
 	return f
 }
 
@@ -181,13 +187,15 @@ func containsCR(b []byte) bool {
 // parseFrontmatter turns the YAML between the delimiters into a mapping
 // (SPEC S6), with S7's recovery when it is not valid YAML. line is the
 // 1-based line of the YAML's first line in the whole file.
-func parseFrontmatter(path, src string, line int) (m *Map, warnings []string, reject string) {
+func parseFrontmatter(path, src string, line int, fast bool) (m *Map, warnings []string, reject string) {
 	if len(src) > MaxFrontmatterBytes {
 		return &Map{}, nil, path + ":" + strconv.Itoa(line-1) + ": frontmatter is larger than 64 KiB (" +
 			strconv.Itoa(len(src)) + " bytes); move long text into the body of SKILL.md (skill skipped)"
 	}
-	if m, ok := scanFrontmatter(src); ok {
-		return m, nil, ""
+	if fast {
+		if m, ok := scanFrontmatter(src); ok {
+			return m, nil, ""
+		}
 	}
 	return yamlFrontmatter(path, src, line)
 }

@@ -686,8 +686,8 @@ func (w *walker) scalar(n *yaml.Node) Value {
 	if tag == tagStr || (tag == "" || tag == "!") && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return n.Value
 	}
-	if tag == "!" {
-		tag = ""
+	if n.Style&yaml.TaggedStyle == 0 {
+		tag = "" // resolved by yaml.v3's parser: resolve it again, with SPEC S6's differences
 	}
 	switch tag {
 	case "", tagBool, tagInt, tagFloat, tagNull, tagTimestamp:
@@ -751,7 +751,9 @@ func resolveScalar(tag, in string) (rtag string, v Value, unsigned bool) {
 			}
 		}
 		plain := strings.ReplaceAll(in, "_", "")
-		if isLeadingZeroInt(plain) {
+		if !maybeInt(plain) {
+			// strconv would fail (and allocate its error): skip to floats.
+		} else if isLeadingZeroInt(plain) {
 			// YAML 1.2 core: [-+]?[0-9]+ is decimal, even with leading zeros.
 			if i, err := strconv.ParseInt(plain, 10, 64); err == nil {
 				return tagInt, float64(i), false
@@ -798,6 +800,20 @@ func resolveScalar(tag, in string) (rtag string, v Value, unsigned bool) {
 		}
 	}
 	return tagStr, in, false
+}
+
+// maybeInt reports whether s has only the bytes an integer strconv parses
+// in base 0 (or 2 or 8, after a prefix) can hold.
+func maybeInt(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+		case c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == '+' || c == '-':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // isLeadingZeroInt reports [-+]?0[0-9]+, which Go's base-0 parsing would
@@ -858,11 +874,12 @@ func isYAMLFloat(s string) bool {
 }
 
 // yamlTimestampFormats are yaml.v3's allowedTimestampFormats.
+// Only whether one of them parses matters, so the date alone goes first.
 var yamlTimestampFormats = [...]string{
+	"2006-1-2",
 	"2006-1-2T15:4:5.999999999Z07:00",
 	"2006-1-2t15:4:5.999999999Z07:00",
 	"2006-1-2 15:4:5.999999999",
-	"2006-1-2",
 }
 
 // isYAMLTimestamp is yaml.v3's parseTimestamp, reporting only success.

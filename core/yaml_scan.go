@@ -1,7 +1,556 @@
 package core
 
-// scanFrontmatter is the fast path for the common YAML subset (issue 6). It
-// reports false when it declines src, which then goes to yaml.v3.
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file is the fast path of SPEC S6 for the YAML that SKILL.md files
+// actually hold (issue 6): one pass over the lines, no yaml.Node tree, the
+// strings of the result sliced from the source. It accepts a deliberately
+// small subset and declines everything else, which then goes to yaml.v3
+// (yaml.go), the reference. Whenever it accepts, its result is exactly the
+// reference's: frontmatter_scan_test.go checks that by differential fuzzing.
+//
+// The subset: a top-level block mapping whose keys start a line and are
+// made of [A-Za-z0-9_.-] (not starting with - or .), and whose values are
+//
+//   - a plain scalar on the key's line (resolved like yaml.v3 resolves one);
+//   - a single- or double-quoted scalar on the key's line;
+//   - a flow sequence of plain or quoted scalars on the key's line;
+//   - a literal (|) or folded (>) block scalar, with - or + chomping;
+//   - nothing (null), or a block sequence of such scalars on the next
+//     lines (indented, or not indented), or a one-level block mapping
+//     whose values are scalars or flow sequences of scalars.
+//
+// Comments are accepted on their own line at the top level and after a
+// value. Anything else declines: tabs, control and Unicode line-break
+// characters, anchors, aliases, tags, complex keys, directives, multi-line
+// plain or quoted scalars, flow mappings, nesting beyond the above.
+
+// scanFrontmatter returns the mapping of src, or false when src is outside
+// the subset.
 func scanFrontmatter(src string) (*Map, bool) {
-	return nil, false
+	if !scanChars(src) {
+		return nil, false
+	}
+	s := yamlScanner{src: src}
+	m := newMapCap(countKeyLines(src))
+	for !s.eof() {
+		line := s.line()
+		if isBlankLine(line) || line[0] == '#' {
+			s.advance()
+			continue
+		}
+		key, rest, ok := scanKey(line)
+		if !ok {
+			return nil, false
+		}
+		s.advance()
+		var v Value
+		switch {
+		case rest == "":
+			if v, ok = s.blockValue(); !ok {
+				return nil, false
+			}
+		case rest[0] == '|' || rest[0] == '>':
+			if v, ok = s.blockScalar(rest); !ok {
+				return nil, false
+			}
+		default:
+			if v, ok = scanInline(rest, true); !ok || !s.noContinuation() {
+				return nil, false
+			}
+		}
+		m.Set(key, v)
+	}
+	return m, true
+}
+
+// newMapCap returns an empty Map with room for n keys.
+func newMapCap(n int) *Map {
+	return &Map{keys: make([]string, 0, n), vals: make(map[string]Value, n)}
+}
+
+// countKeyLines counts the lines that may hold a top-level key.
+func countKeyLines(src string) int {
+	n := 0
+	for i := 0; i < len(src); i++ {
+		if (i == 0 || src[i-1] == '\n') && isScanKeyByte(src[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// scanChars declines the characters the subset does not handle: tabs,
+// control characters (yaml.v3 rejects most of them), the characters libyaml
+// treats as line breaks (U+0085, U+2028, U+2029), BOMs and non-characters.
+// src is valid UTF-8 (DecodeText made it so).
+func scanChars(src string) bool {
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c < utf8.RuneSelf {
+			if c < ' ' && c != '\n' || c == 0x7F {
+				return false
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(src[i:])
+		if r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == utf8.RuneError {
+			return false
+		}
+		i += size - 1
+	}
+	return true
+}
+
+// yamlScanner walks src line by line.
+type yamlScanner struct {
+	src string
+	pos int // the start of the current line
+}
+
+func (s *yamlScanner) eof() bool { return s.pos >= len(s.src) }
+
+// line returns the current line without its line break.
+func (s *yamlScanner) line() string {
+	rest := s.src[s.pos:]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		return rest[:i]
+	}
+	return rest
+}
+
+func (s *yamlScanner) advance() {
+	if i := strings.IndexByte(s.src[s.pos:], '\n'); i >= 0 {
+		s.pos += i + 1
+	} else {
+		s.pos = len(s.src)
+	}
+}
+
+// skipBlank moves past blank lines and reports whether a line remains.
+func (s *yamlScanner) skipBlank() bool {
+	for !s.eof() {
+		if !isBlankLine(s.line()) {
+			return true
+		}
+		s.advance()
+	}
+	return false
+}
+
+// noContinuation reports that the next non-blank line does not continue
+// the value that ended the previous line: it starts at the first column.
+func (s *yamlScanner) noContinuation() bool {
+	save := s.pos
+	ok := !s.skipBlank() || s.line()[0] != ' '
+	s.pos = save
+	return ok
+}
+
+func isBlankLine(line string) bool {
+	for i := 0; i < len(line); i++ {
+		if line[i] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+func indentOf(line string) int {
+	n := 0
+	for n < len(line) && line[n] == ' ' {
+		n++
+	}
+	return n
+}
+
+// scanKey splits a `key: rest` or `key:` line (no indentation) into the
+// key and the text after the colon and its spaces. Keys are at most 1000
+// bytes: libyaml rejects a simple key over 1024 characters.
+func scanKey(line string) (key, rest string, ok bool) {
+	k := 0
+	for k < len(line) && isScanKeyByte(line[k]) {
+		k++
+	}
+	if k == 0 || k == len(line) || line[k] != ':' || line[0] == '-' || line[0] == '.' || k > 1000 {
+		return "", "", false
+	}
+	if k+1 < len(line) && line[k+1] != ' ' {
+		return "", "", false
+	}
+	return line[:k], strings.TrimLeft(line[k+1:], " "), true
+}
+
+func isScanKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+// blockValue reads the value of a key with nothing after its colon: null,
+// a block sequence, or a one-level block mapping.
+func (s *yamlScanner) blockValue() (Value, bool) {
+	if !s.skipBlank() {
+		return nil, true
+	}
+	line := s.line()
+	indent := indentOf(line)
+	rest := line[indent:]
+	switch {
+	case rest[0] == '#':
+		return nil, false // a comment between a key and its value
+	case rest == "-" || strings.HasPrefix(rest, "- "):
+		return s.blockSequence(indent)
+	case indent == 0:
+		return nil, true // the next key: this one is null
+	}
+	return s.blockMapping(indent)
+}
+
+// blockSequence reads `- item` lines at the given indentation (0 for a
+// sequence that is not indented under its key).
+func (s *yamlScanner) blockSequence(indent int) (Value, bool) {
+	list := []Value{}
+	for s.skipBlank() {
+		line := s.line()
+		n := indentOf(line)
+		rest := line[n:]
+		isItem := rest == "-" || strings.HasPrefix(rest, "- ")
+		if n == 0 && !(indent == 0 && isItem) {
+			break // the next top-level key or comment
+		}
+		if n != indent || !isItem {
+			return nil, false
+		}
+		s.advance()
+		v, ok := scanInline(strings.TrimLeft(rest[1:], " "), false)
+		if !ok {
+			return nil, false
+		}
+		list = append(list, v)
+	}
+	return list, true
+}
+
+// blockMapping reads `key: value` lines at the given indentation (> 0).
+func (s *yamlScanner) blockMapping(indent int) (Value, bool) {
+	m := &Map{}
+	for s.skipBlank() {
+		line := s.line()
+		n := indentOf(line)
+		if n == 0 {
+			break
+		}
+		if n != indent {
+			return nil, false
+		}
+		key, rest, ok := scanKey(line[n:])
+		if !ok {
+			return nil, false
+		}
+		s.advance()
+		var v Value
+		if rest != "" {
+			if v, ok = scanInline(rest, true); !ok {
+				return nil, false
+			}
+		}
+		m.Set(key, v)
+	}
+	return m, true
+}
+
+// scanInline reads a value written on the rest of a line: a plain or
+// quoted scalar, or (when flow is true) a flow sequence of them, followed
+// only by spaces and a comment.
+func scanInline(text string, flow bool) (Value, bool) {
+	if text == "" {
+		return nil, true // "-" or "key:" with trailing spaces only
+	}
+	var v Value
+	var rest string
+	var ok bool
+	switch text[0] {
+	case '"', '\'':
+		v, rest, ok = scanQuoted(text)
+	case '[':
+		if !flow {
+			return nil, false
+		}
+		v, rest, ok = scanFlowSequence(text)
+	default:
+		return scanPlain(text)
+	}
+	if !ok || !isTrailer(rest) {
+		return nil, false
+	}
+	return v, true
+}
+
+// isTrailer reports that rest, what follows a quoted scalar or a flow
+// sequence, is only spaces and maybe a comment.
+func isTrailer(rest string) bool {
+	t := strings.TrimLeft(rest, " ")
+	return t == "" || t[0] == '#' && len(t) < len(rest)
+}
+
+// scanPlain reads a plain scalar in block context, up to a comment.
+func scanPlain(text string) (Value, bool) {
+	c := text[0]
+	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0 && !(c == '-' && len(text) > 1 && text[1] != ' ') {
+		return nil, false
+	}
+	if i := strings.Index(text, " #"); i >= 0 {
+		text = text[:i]
+	}
+	text = strings.TrimRight(text, " ")
+	if strings.Contains(text, ": ") || strings.HasSuffix(text, ":") {
+		return nil, false
+	}
+	_, v, _ := resolveScalar("", text)
+	return v, true
+}
+
+// scanFlowSequence reads [a, "b", 'c'] on one line: scalars only, no
+// empty entries.
+func scanFlowSequence(text string) (Value, string, bool) {
+	list := []Value{}
+	i := 1
+	skip := func() {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+	}
+	skip()
+	if i < len(text) && text[i] == ']' {
+		return list, text[i+1:], true
+	}
+	for {
+		skip()
+		if i >= len(text) {
+			return nil, "", false
+		}
+		var v Value
+		switch text[i] {
+		case '"', '\'':
+			var rest string
+			var ok bool
+			if v, rest, ok = scanQuoted(text[i:]); !ok {
+				return nil, "", false
+			}
+			i = len(text) - len(rest)
+		default:
+			j := i
+			for j < len(text) && strings.IndexByte(",[]{}:#\"'?", text[j]) < 0 {
+				j++
+			}
+			item := strings.TrimRight(text[i:j], " ")
+			if item == "" || strings.IndexByte("-?!&*|>%@`", item[0]) >= 0 && !(item[0] == '-' && len(item) > 1 && item[1] != ' ') {
+				return nil, "", false
+			}
+			_, v, _ = resolveScalar("", item)
+			i = j
+		}
+		list = append(list, v)
+		skip()
+		if i >= len(text) {
+			return nil, "", false
+		}
+		switch text[i] {
+		case ']':
+			return list, text[i+1:], true
+		case ',':
+			i++
+			skip()
+			if i >= len(text) || text[i] == ']' || text[i] == ',' {
+				return nil, "", false // an empty entry or a trailing comma
+			}
+		default:
+			return nil, "", false
+		}
+	}
+}
+
+// scanQuoted reads a single- or double-quoted scalar that closes on the
+// same line, returning its value and the text after the closing quote.
+func scanQuoted(text string) (string, string, bool) {
+	q := text[0]
+	if q == '\'' {
+		var b []byte // nil until a '' is met
+		for i := 1; i < len(text); i++ {
+			if text[i] != '\'' {
+				if b != nil {
+					b = append(b, text[i])
+				}
+				continue
+			}
+			if i+1 < len(text) && text[i+1] == '\'' {
+				if b == nil {
+					b = append(make([]byte, 0, len(text)), text[1:i]...)
+				}
+				b = append(b, '\'')
+				i++
+				continue
+			}
+			if b == nil {
+				return text[1:i], text[i+1:], true
+			}
+			return string(b), text[i+1:], true
+		}
+		return "", "", false
+	}
+	var b []byte // nil until an escape is met
+	for i := 1; i < len(text); i++ {
+		c := text[i]
+		if c == '"' {
+			if b == nil {
+				return text[1:i], text[i+1:], true
+			}
+			return string(b), text[i+1:], true
+		}
+		if c != '\\' {
+			if b != nil {
+				b = append(b, c)
+			}
+			continue
+		}
+		if b == nil {
+			b = append(make([]byte, 0, len(text)), text[1:i]...)
+		}
+		i++
+		if i >= len(text) {
+			return "", "", false
+		}
+		switch e := text[i]; e {
+		case '0':
+			b = append(b, 0)
+		case 'a':
+			b = append(b, '\a')
+		case 'b':
+			b = append(b, '\b')
+		case 't':
+			b = append(b, '\t')
+		case 'n':
+			b = append(b, '\n')
+		case 'v':
+			b = append(b, '\v')
+		case 'f':
+			b = append(b, '\f')
+		case 'r':
+			b = append(b, '\r')
+		case 'e':
+			b = append(b, 0x1B)
+		case ' ', '"', '\'', '\\':
+			b = append(b, e)
+		case 'N':
+			b = append(b, "\u0085"...)
+		case '_':
+			b = append(b, "\u00A0"...)
+		case 'L':
+			b = append(b, "\u2028"...)
+		case 'P':
+			b = append(b, "\u2029"...)
+		case 'x', 'u', 'U':
+			n := 2
+			if e == 'u' {
+				n = 4
+			} else if e == 'U' {
+				n = 8
+			}
+			if i+n >= len(text) {
+				return "", "", false
+			}
+			r, err := strconv.ParseUint(text[i+1:i+1+n], 16, 32)
+			if err != nil || r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
+				return "", "", false
+			}
+			b = utf8.AppendRune(b, rune(r))
+			i += n
+		default:
+			return "", "", false
+		}
+	}
+	return "", "", false
+}
+
+// blockScalar reads a literal or folded block scalar whose header is rest
+// (`|`, `>-`, `|+ # comment`, ...) from the lines that follow.
+func (s *yamlScanner) blockScalar(header string) (Value, bool) {
+	style, chomp := header[0], byte(0)
+	h := header[1:]
+	if h != "" && (h[0] == '-' || h[0] == '+') {
+		chomp, h = h[0], h[1:]
+	}
+	if !isTrailer(h) {
+		return nil, false // an indentation indicator, or text after the header
+	}
+	var b strings.Builder
+	indent := 0
+	blanks := 0      // empty lines since the last content line
+	content := false // a content line was read
+	broken := false  // the last content line ends with a line break
+	for !s.eof() {
+		line := s.line()
+		if line == "" {
+			if !content {
+				return nil, false // leading empty lines
+			}
+			blanks++
+			s.advance()
+			continue
+		}
+		n := indentOf(line)
+		if n == len(line) {
+			return nil, false // a line of spaces: content or not depends on its length
+		}
+		if !content {
+			if n == 0 {
+				return nil, false // an empty block scalar
+			}
+			indent = n
+		} else if n == 0 {
+			break
+		} else if n < indent {
+			return nil, false
+		}
+		text := line[indent:]
+		if style == '>' && (text[0] == ' ' || text[len(text)-1] == ' ') {
+			return nil, false // more-indented or trailing spaces: folding rules we leave to yaml.v3
+		}
+		switch {
+		case !content:
+		case style == '|':
+			b.WriteByte('\n')
+			for ; blanks > 0; blanks-- {
+				b.WriteByte('\n')
+			}
+		case blanks == 0:
+			b.WriteByte(' ')
+		default:
+			for ; blanks > 0; blanks-- {
+				b.WriteByte('\n')
+			}
+		}
+		blanks = 0
+		b.WriteString(text)
+		content = true
+		s.advance()
+		broken = s.src[s.pos-1] == '\n'
+	}
+	if !content {
+		return nil, false
+	}
+	switch {
+	case !broken:
+	case chomp == 0:
+		b.WriteByte('\n')
+	case chomp == '+':
+		b.WriteByte('\n')
+		for ; blanks > 0; blanks-- {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String(), true
 }
