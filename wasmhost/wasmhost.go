@@ -46,8 +46,9 @@ func WithCompilationCache(dir string) Option { return func(c *config) { c.cacheD
 
 // WithStderr sends what the module writes to its stdout and stderr to w
 // (the Go runtime prints fatal errors there). Without it the output is
-// dropped, except the last few KiB, which a trap's error quotes. w must be
-// safe for concurrent use when several engines run at once.
+// dropped, except the first 2 KiB of each call's, which a trap's error
+// quotes. w must be safe for concurrent use when several engines run at
+// once.
 func WithStderr(w io.Writer) Option { return func(c *config) { c.stderr = w } }
 
 // WithTrace writes one line per filesystem import call (the operation, the
@@ -206,7 +207,7 @@ type instance struct {
 	call  api.Function
 	stack [2]uint64
 
-	stderr tail // the last bytes the module wrote to stdout/stderr
+	stderr output // the start of what the module wrote during the current call
 
 	// The result of the last import that returned BufferTooSmall, kept for
 	// the guest's immediate retry (ABI.md#read_dir); reset at every call.
@@ -361,6 +362,7 @@ func (e *Engine) Call(ctx context.Context, request []byte) ([]byte, error) {
 // means the instance must be discarded.
 func (inst *instance) run(ctx context.Context, request []byte) ([]byte, error) {
 	inst.pendingOp, inst.pendingPath, inst.pending = "", "", nil
+	inst.stderr.reset()
 	inst.stack[0] = uint64(len(request))
 	if err := inst.alloc.CallWithStack(ctx, inst.stack[:]); err != nil {
 		return nil, inst.trapped(abi.ExportAlloc, err)
@@ -399,31 +401,42 @@ type stringWriter struct{ io.Writer }
 
 func (w stringWriter) WriteString(s string) (int, error) { return io.WriteString(w.Writer, s) }
 
-// tail keeps the last tailSize bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
+// output keeps the start of what the module writes to stdout and stderr
+// during one call: the Go runtime's "fatal error: ..." or "panic: ..."
+// line comes first, then goroutine traces.
+type output struct {
+	mu      sync.Mutex
+	buf     []byte
+	dropped int
 }
 
-const tailSize = 4 << 10
+const outputSize = 2 << 10
 
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > tailSize {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize:]...)
-	}
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := min(len(p), outputSize-len(o.buf))
+	o.buf = append(o.buf, p[:n]...)
+	o.dropped += len(p) - n
 	return len(p), nil
 }
 
+func (o *output) reset() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.buf, o.dropped = o.buf[:0], 0
+}
+
 // quote returns "; module output: ..." or "" when there was none.
-func (t *tail) quote() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := strings.TrimSpace(string(t.buf))
+func (o *output) quote() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	s := strings.TrimSpace(string(o.buf))
 	if s == "" {
 		return ""
+	}
+	if o.dropped > 0 {
+		s += fmt.Sprintf(" [... %d more bytes]", o.dropped)
 	}
 	return "; module output: " + s
 }

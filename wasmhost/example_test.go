@@ -1,0 +1,46 @@
+package wasmhost_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wasmhost"
+)
+
+// skilldexWasm would be the module, embedded by the program:
+//
+//	//go:embed skilldex.wasm
+//	var skilldexWasm []byte
+var skilldexWasm []byte
+
+func Example() {
+	ctx := context.Background()
+	fsys := memfs.New()
+	fsys.WriteFile("/home/u/.xcsh/agent/skills/hello/SKILL.md",
+		[]byte("---\nname: hello\ndescription: Say hello\n---\nSay hello.\n"))
+
+	mod, err := wasmhost.Compile(ctx, skilldexWasm, wasmhost.WithCompilationCache("/tmp/skilldex-cache"))
+	if err != nil {
+		log.Fatal(err) // errors.Is(err, wasmhost.ErrBadBinary) for a module of another ABI
+	}
+	defer mod.Close(ctx)
+	eng, err := mod.Instantiate(ctx, fsys)
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := eng.Discover(ctx, wasmhost.Load{Cwd: "/home/u/proj", Home: "/home/u"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range res.Skills {
+		fmt.Println(s.Name, s.Source, s.Description)
+	}
+	// The JSON form: the same bytes core.Call returns.
+	reply, err := eng.Call(ctx, []byte(`{"op":"commands","cwd":"/home/u/proj","home":"/home/u"}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(reply))
+}
