@@ -205,3 +205,37 @@ func TestEngine_closed(t *testing.T) {
 		t.Fatalf("err = %v, want ErrClosed", err)
 	}
 }
+
+// A call that needs more memory than the limit makes the Go runtime exit
+// (wasm/ABI.md#limits): the call fails with INTERNAL quoting the runtime's
+// message, and the next call works on a fresh instance.
+func TestTrap_outOfMemory(t *testing.T) {
+	ctx := context.Background()
+	m, err := wasmhost.Compile(ctx, wasmBytes, append(hostOpts, wasmhost.WithMemoryLimit(64<<20))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(ctx)
+	tree := testTree(t)
+	if err := tree.WriteFile("/home/u/proj/.xcsh/skills/c/huge.txt", make([]byte, 80<<20)); err != nil {
+		t.Fatal(err)
+	}
+	e, err := m.Instantiate(ctx, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	_, err = e.Call(ctx, []byte(`{"op":"resolve","cwd":"/home/u/proj","home":"/home/u","url":"skill://c/huge.txt"}`))
+	var ce *core.Error
+	if !errors.As(err, &ce) || ce.Code != core.CodeInternal || !strings.Contains(ce.Message, "fatal error: out of memory") {
+		t.Fatalf("err = %v, want an INTERNAL trap quoting the runtime's out of memory", err)
+	}
+	t.Logf("%.200s", err)
+	got, err := e.Call(ctx, []byte(testRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if native := core.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+		t.Fatalf("after the trap\nwasm:   %s\nnative: %s", got, native)
+	}
+}
