@@ -21,7 +21,7 @@ const (
 // SkillFile is a decoded SKILL.md (SPEC S4 to S7).
 type SkillFile struct {
 	Frontmatter *Map     // never nil; {} when there is none
-	Body        string   // the text after the closing ---, trimmed (S5); the whole text, trimmed, without frontmatter
+	Body        string   // the text after the closing ---, trimmed (S5); without a frontmatter, the whole text trimmed
 	Warnings    []string // full messages, each naming the file (S6, S7)
 	Reject      string   // non-empty: the file is over a safety limit and is not a skill; the warning to give
 

@@ -32,7 +32,11 @@ import (
 // node tree recursively (about 65 bytes of V8 stack per level inside the
 // wasm module, measured with Node 20: a 9999-deep document needs about
 // 650 KB of the default 984 KB), so a document whose depth bound is above
-// this value is rejected before yaml.v3 reads it.
+// this value is rejected before yaml.v3 reads it. The bound is crude but
+// never too low (see yamlDepthBound): a shallow frontmatter is rejected by
+// it only with more than about a thousand [ and { characters or lines
+// starting in hundreds of different columns, which no SKILL.md has. Below
+// the guard the walk checks the real depth against MaxFrontmatterDepth.
 const yamlDepthGuard = 1024
 
 // yamlFrontmatter parses src with yaml.v3. line is the line of src's first
