@@ -317,8 +317,9 @@ func yamlQuote(v string) string {
 }
 
 // yamlDepthBound returns an upper bound of the nesting depth of the node
-// tree yaml.v3 builds from src, and the 1-based line where the running
-// bound first went over yamlDepthGuard (or 0). It never undercounts:
+// tree yaml.v3 builds from src, or, as soon as the bound goes over
+// yamlDepthGuard, that bound and the 1-based line where it did (line is 0
+// otherwise). It never undercounts:
 //
 //   - flow collections nest only through `[` and `{`, so all of those
 //     characters bound the flow depth;
@@ -361,6 +362,9 @@ func yamlDepthBound(src string) (bound, line int) {
 				col++
 			}
 			addCol(col)
+			if 2*ncols+flow+2 > yamlDepthGuard {
+				return 2*ncols + flow + 2, n
+			}
 			if i >= len(src) || src[i] == '\n' {
 				break
 			}
@@ -392,14 +396,11 @@ func yamlDepthBound(src string) (bound, line int) {
 			i++
 		}
 		i++
-		if b := 2*ncols + flow + 2; b > bound {
-			bound = b
-			if line == 0 && b > yamlDepthGuard {
-				line = n
-			}
+		if bound = 2*ncols + flow + 2; bound > yamlDepthGuard {
+			return bound, n
 		}
 	}
-	return bound, line
+	return bound, 0
 }
 
 // walker turns a yaml.Node tree into Values, mirroring yaml.v3's decoder
