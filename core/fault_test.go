@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/fsadaptertest"
@@ -512,4 +514,35 @@ func TestDiscover_faults(t *testing.T) {
 				}
 			}, rootLost: true, silent: []string{fRoot}},
 	})
+}
+
+// TestDiscover_registryFIFO: a plugin registry that is a FIFO must not
+// block discovery (S20 reads it without checking its type).
+func TestDiscover_registryFIFO(t *testing.T) {
+	t.Parallel()
+	if os.Getenv("SKILLDEX_KNOWN_BUGS") == "" {
+		t.Skip("known bug reported to the lead (issue 7): providers.go reads installed_plugins.json without " +
+			"checking it is a regular file, and osfs opens it blocking, so a FIFO there hangs discovery " +
+			"(and a link to /dev/zero reads without end); set SKILLDEX_KNOWN_BUGS=1 to run")
+	}
+	e := newOSEnv(t)
+	buildNeighbours(t, e.b)
+	reg := e.host(fHome + "/.claude/plugins/installed_plugins.json")
+	must(t, os.MkdirAll(filepath.Dir(reg), 0o755))
+	must(t, syscall.Mkfifo(reg, 0o644))
+	done := make(chan *core.Result, 1)
+	go func() {
+		res, _ := core.Discover(e.base, fCwd, fHome, core.DefaultOptions())
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		checkFaultResult(t, faultCase{warn: [][]string{{"installed_plugins.json"}}}, res)
+	case <-time.After(3 * time.Second):
+		t.Errorf("Discover blocked for 3 s on a FIFO plugin registry")
+		w, err := os.OpenFile(reg, os.O_WRONLY, 0) // release it
+		must(t, err)
+		w.Close()
+		<-done
+	}
 }
