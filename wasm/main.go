@@ -16,6 +16,8 @@
 package main
 
 import (
+	"runtime"
+	"runtime/metrics"
 	"unsafe"
 
 	"github.com/skilldex/skilldex/core"
@@ -35,6 +37,23 @@ var (
 	// busy is set during skilldex_call, to refuse re-entry from a host import.
 	busy bool
 )
+
+// gcAfter is how much a call may allocate before the module collects
+// garbage at its end. In a reactor the Go runtime runs only inside calls,
+// so a GC cycle started during one call may not finish before the host
+// makes the next, and the heap (hence linear memory, which never shrinks)
+// grows far beyond what is live: 1000-skill discoveries grew memory to
+// 90-300 MiB. A collection at the end of a call that allocated a lot keeps
+// it at the live size; small calls skip it, since a collection costs more
+// than they do.
+const gcAfter = 4 << 20
+
+var allocs = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+
+func allocated() uint64 {
+	metrics.Read(allocs)
+	return allocs[0].Value.Uint64()
+}
 
 // keepBuffer is the largest buffer kept between calls; a larger one is
 // dropped at the next call so that one huge request or reply does not pin
@@ -88,9 +107,13 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	if n > 0 && req != nil {
 		in = unsafe.Slice((*byte)(req), n)
 	}
+	before := allocated()
 	response = run(response[:0], in)
 	if cap(request) > keepBuffer {
 		request = nil
+	}
+	if allocated()-before > gcAfter {
+		runtime.GC()
 	}
 	return pack(response)
 }
