@@ -546,3 +546,40 @@ func TestDiscover_registryFIFO(t *testing.T) {
 		<-done
 	}
 }
+
+// panicFS panics on every call under one path: a bug in a host's
+// filesystem adapter.
+type panicFS struct {
+	core.FS
+	under string
+}
+
+func (p panicFS) ReadDir(path string) ([]core.DirEntry, error) {
+	if strings.HasPrefix(path, p.under) {
+		panic("adapter bug in ReadDir " + path)
+	}
+	return p.FS.ReadDir(path)
+}
+
+// TestCall_panickingFS: a panic inside a call (here from the filesystem)
+// comes back as an INTERNAL error reply, never as a crash, and the next
+// call on the same filesystem works (issue 7; wasm/ABI.md: panics never
+// trap).
+func TestCall_panickingFS(t *testing.T) {
+	t.Parallel()
+	m := memfs.New()
+	buildNeighbours(t, m)
+	fsys := panicFS{FS: m, under: fRoot}
+	req := []byte(`{"op":"discover","cwd":"` + fCwd + `","home":"` + fHome + `"}`)
+	got := string(core.Call(fsys, req))
+	if !strings.HasPrefix(got, `{"error":{"code":"INTERNAL","message":"internal error: adapter bug in ReadDir `+fRoot) {
+		t.Fatalf("Call with a panicking FS = %s, want an INTERNAL error", got)
+	}
+	want := string(core.Call(m, req))
+	if again := string(core.Call(fsys, []byte(`{"op":"scanDir","dir":"`+fOther+`"}`))); !strings.Contains(again, `"other-good"`) {
+		t.Fatalf("the next call = %s", again)
+	}
+	if !strings.Contains(want, `"zzz-good"`) {
+		t.Fatalf("discover without the panic = %s", want)
+	}
+}
