@@ -55,6 +55,7 @@ func TestCorpus(t *testing.T) {
 // tree written to disk and served by osfs (a real host filesystem), and
 // requires the native reply on the in-memory tree.
 func TestCorpus_osfs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	swap := &swapFS{}
 	eng := newEngine(t, swap)

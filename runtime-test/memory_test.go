@@ -13,6 +13,7 @@ import (
 // requests vary, and one large reply in the middle must not pin its buffer
 // (wasm/ABI.md#memory-ownership).
 func TestMemory_bounded(t *testing.T) {
+	t.Parallel()
 	const calls = 10000
 	ctx := context.Background()
 	tree := testTree(t)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/skilldex/skilldex/core"
@@ -210,14 +212,15 @@ func TestEngine_closed(t *testing.T) {
 // (wasm/ABI.md#limits): the call fails with INTERNAL quoting the runtime's
 // message, and the next call works on a fresh instance.
 func TestTrap_outOfMemory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	m, err := wasmhost.Compile(ctx, wasmBytes, append(hostOpts, wasmhost.WithMemoryLimit(64<<20))...)
+	m, err := wasmhost.Compile(ctx, wasmBytes, append(hostOpts, wasmhost.WithMemoryLimit(32<<20))...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close(ctx)
 	tree := testTree(t)
-	if err := tree.WriteFile("/home/u/proj/.xcsh/skills/c/huge.txt", make([]byte, 80<<20)); err != nil {
+	if err := tree.WriteFile("/home/u/proj/.xcsh/skills/c/huge.txt", make([]byte, 40<<20)); err != nil {
 		t.Fatal(err)
 	}
 	e, err := m.Instantiate(ctx, tree)
@@ -237,5 +240,45 @@ func TestTrap_outOfMemory(t *testing.T) {
 	}
 	if native := core.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
 		t.Fatalf("after the trap\nwasm:   %s\nnative: %s", got, native)
+	}
+}
+
+// Calls from several goroutines on one engine are serialised, and engines
+// of one module run side by side; every reply is the native one
+// (wasm/ABI.md: one call at a time per instance, instances share nothing).
+func TestEngine_concurrent(t *testing.T) {
+	ctx := context.Background()
+	tree := testTree(t)
+	requests := [][]byte{
+		[]byte(testRequest),
+		[]byte(`{"op":"resolve","cwd":"/home/u/proj","home":"/home/u","url":"skill://c/ref.md"}`),
+		[]byte(`{"op":"commands","cwd":"/home/u/proj","home":"/home/u"}`),
+	}
+	engines := []*wasmhost.Engine{newEngine(t, tree), newEngine(t, tree)}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := engines[g%len(engines)]
+			for i := 0; i < 30; i++ {
+				req := requests[(g+i)%len(requests)]
+				got, err := e.Call(ctx, req)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if want := core.Call(tree, req); !bytes.Equal(got, want) {
+					errs <- fmt.Errorf("goroutine %d call %d: %s\nwasm:   %s\nnative: %s", g, i, req, got, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
