@@ -72,8 +72,23 @@ func newMemEnv(t *testing.T) *faultEnv {
 	return &faultEnv{kind: "memfs", b: m, base: m}
 }
 
-func newOSEnv(t *testing.T) *faultEnv {
-	dir := t.TempDir()
+func newOSEnv(t *testing.T) *faultEnv { return newOSEnvIn(t, t.TempDir()) }
+
+// newBulkOSEnv is newOSEnv on a memory-backed filesystem (/dev/shm) when
+// there is one, for the tests that write tens of thousands of files: on a
+// loaded disk, writing them takes most of a minute; reading is what is
+// tested.
+func newBulkOSEnv(t *testing.T) *faultEnv {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if dir, err := os.MkdirTemp("/dev/shm", "skilldex-test-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return newOSEnvIn(t, dir)
+		}
+	}
+	return newOSEnv(t)
+}
+
+func newOSEnvIn(t *testing.T, dir string) *faultEnv {
 	fsys, err := osfs.Dir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -286,7 +286,7 @@ func newEnv(t *testing.T, kind string) *faultEnv {
 	if kind == "memfs" {
 		return newMemEnv(t)
 	}
-	return newOSEnv(t)
+	return newBulkOSEnv(t)
 }
 
 // TestDiscover_longFirstLine: a SKILL.md without frontmatter is a skill
