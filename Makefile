@@ -2,7 +2,7 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo fmt vet purity test-go build wasm test-js test-deno test-bun tools
+.PHONY: test demo fmt vet purity test-go build wasm test-js test-deno test-bun tools bench bench-go bench-js
 
 ## test: everything CI runs (format, vet, purity, all test suites)
 test: fmt vet purity test-go test-js
@@ -73,3 +73,31 @@ test-deno: $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
 ## test-bun: the JS suite under Bun (optional, not part of test)
 test-bun: wasm $(if $(filter $(TOOLS)/%,$(BUN)),$(BUN))
 	cd js && $(abspath $(BUN)) test --timeout 300000 test/*.test.js
+
+# Benchmarks (issue 6; not part of test). bench-go runs the core benchmarks
+# (BenchmarkDiscover on memfs and osfs, BenchmarkSyscallFloor: the bare OS
+# calls for the same 1000-skill tree) BENCH_ROUNDS times, interleaved, and
+# prints medians and ratios to the floor. bench-js runs js/bench/bench.mjs:
+# the JS facade against the JS syscall floor at 100, 1000 and 10000 skills,
+# the cold CLI against bare node, module size and memory. On a noisy
+# machine, compare ratios from one run, not times from different runs.
+BENCH_ROUNDS ?= 5
+BENCH_TIME ?= 20x
+BENCH_SIZES ?= 100,1000,10000
+BENCH_COLD ?= 15
+
+## bench: Go and JS benchmarks, with ratios to the syscall floors
+bench: bench-go bench-js
+
+bench-go:
+	@mkdir -p build
+	$(GO) test -c -o build/core.bench ./core
+	@rm -f build/bench-go.txt; for i in $$(seq $(BENCH_ROUNDS)); do \
+		build/core.bench -test.run '^$$' -test.bench 'Discover|SyscallFloor' -test.benchtime $(BENCH_TIME) \
+			-test.benchmem > build/bench-go.round 2>&1 || { cat build/bench-go.round; exit 1; }; \
+		grep '^Benchmark' build/bench-go.round | tee -a build/bench-go.txt; \
+	done
+	@$(GO) run ./internal/benchratio -floor SyscallFloor < build/bench-go.txt
+
+bench-js: wasm
+	node js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold $(BENCH_COLD)

@@ -1,0 +1,373 @@
+#!/usr/bin/env node
+// The skilldex performance bench (issue 6). `make bench` runs it; so can
+//
+//	node js/bench/bench.mjs [--sizes 100,1000,10000] [--rounds N] [--cold N] [--keep]
+//
+// It generates workspaces of 100, 1000 and 10000 skills in a temporary
+// directory (realistic SKILL.md files of 1-8 KB with 5-10 frontmatter keys,
+// spread over the roots of every provider, a plugin registry, a few
+// symlinked skill folders and names found in several roots: the idea of
+// core/bench_test.go) and prints one markdown table:
+//
+//   - facade warm: the median of discover() through the JS package (request
+//     JSON, the wasm call, JSON.parse of the reply), after warm-up calls;
+//   - JS floor: the median of a plain loop doing only the filesystem calls
+//     any discovery needs: readdirSync of each root, readFileSync and
+//     realpathSync of each SKILL.md, no parsing;
+//   - ratio: facade / floor. The two run interleaved, round after round,
+//     so a noisy machine slows both alike; medians of the same run.
+//   - memory: the module's linear memory after the first discover and after
+//     the last (wasm memory never shrinks).
+//
+// Then the cold start of the CLI (`node js/bin/skilldex.mjs list --json` on
+// examples/workspace) against a bare `node -e ''`, interleaved, and the
+// module's size (raw, gzip, brotli).
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkg = path.resolve(here, '..');
+const repo = path.resolve(pkg, '..');
+
+// ---------------------------------------------------------------- options
+
+const { values: flags } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '100,1000,10000' },
+    rounds: { type: 'string' }, // warm rounds per size; default by size
+    cold: { type: 'string', default: '15' }, // cold CLI runs (each of CLI and bare node)
+    keep: { type: 'boolean', default: false }, // keep the generated workspaces
+    phases: { type: 'boolean', default: false }, // internal: one cold in-process run, JSON on stdout
+  },
+});
+
+if (flags.phases) {
+  await phases();
+  process.exit(0);
+}
+
+const sizes = flags.sizes.split(',').filter(Boolean).map(Number);
+const coldRuns = Number(flags.cold);
+
+// ---------------------------------------------------------------- workspace
+
+/** A small deterministic PRNG (mulberry32), so every run builds the same tree. */
+function rng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { int: (n) => Math.floor(next() * n) };
+}
+
+const WORDS = (
+  'the a skill for when you need to review test deploy write format lint pdf ' +
+  'tables charts commit message release notes database schema migration api client server ' +
+  'frontend backend docs security audit performance profile trace logs metrics'
+).split(' ');
+
+// Skill roots relative to the workspace, with a weight each (as core/bench_test.go).
+const ROOTS = [
+  ['home/u/.xcsh/agent/skills', 15],
+  ['home/u/.claude/skills', 20],
+  ['home/u/.agents/skills', 8],
+  ['home/u/.agent/skills', 2],
+  ['home/u/.codex/skills', 5],
+  ['work/repo/pkg/.xcsh/skills', 10],
+  ['work/repo/pkg/.claude/skills', 8],
+  ['work/repo/.claude/skills', 6],
+  ['work/repo/.agents/skills', 6],
+  ['work/repo/pkg/.codex/skills', 3],
+  ['plugins/kit/skills', 6],
+  ['plugins/docs/skills', 4],
+  ['opt/team-skills', 7],
+];
+
+/** A SKILL.md of 1-8 KB with 5-10 frontmatter keys. */
+function skillFile(r, name, sentence) {
+  let s = '---\n';
+  s += `name: ${name}\n`;
+  s += `description: Use this skill to ${sentence(12 + r.int(20))}.\n`;
+  const extras = [
+    `version: 1.${r.int(10)}.0\n`,
+    'license: MIT\n',
+    'globs: ["**/*.ts", "src/**/*.go"]\n',
+    'alwaysApply: false\n',
+    'allowed-tools: [read, bash, edit]\n',
+    `metadata:\n  author: team-${r.int(20)}\n  category: ${sentence(1)}\n`,
+    `tags: [${sentence(3).replaceAll(' ', ', ')}]\n`,
+    `compatibility: Works with ${sentence(4)}\n`,
+  ];
+  // A random 3 to 8 of the extras: 5 to 10 keys in all.
+  const order = extras.map((_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = r.int(i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  for (const i of order.slice(0, 3 + r.int(6))) s += extras[i];
+  s += `---\n\n# ${name}\n\n`;
+  const size = 1024 + r.int(7 * 1024);
+  while (s.length < size) s += sentence(14) + '.\n';
+  return s;
+}
+
+/**
+ * Write a workspace of count skills under a new temporary directory.
+ * @returns {{dir: string, cwd: string, home: string, options: object, roots: string[], files: number}}
+ */
+function generate(count) {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `skilldex-bench-${count}-`)));
+  const r = rng(count);
+  const sentence = (n) => Array.from({ length: n }, () => WORDS[r.int(WORDS.length)]).join(' ');
+  const write = (rel, data) => {
+    const p = path.join(dir, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, data);
+  };
+  const link = (target, rel) => {
+    const p = path.join(dir, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.symlinkSync(target, p);
+  };
+  write('work/repo/.git/HEAD', 'ref: refs/heads/main\n');
+  write(
+    'home/u/.claude/plugins/installed_plugins.json',
+    JSON.stringify({
+      version: 2,
+      plugins: {
+        'kit@market': [{ scope: 'user', installPath: path.join(dir, 'plugins/kit'), version: '1.2.0' }],
+        'docs@market': [{ scope: 'project', installPath: path.join(dir, 'plugins/docs'), projectPath: path.join(dir, 'work/repo') }],
+      },
+    }),
+  );
+  const total = ROOTS.reduce((t, [, w]) => t + w, 0);
+  const width = String(count).length;
+  const claude = [];
+  let n = 0;
+  let files = 0;
+  ROOTS.forEach(([root, weight], ri) => {
+    const k = ri === ROOTS.length - 1 ? count - n : Math.floor((count * weight) / total);
+    for (let i = 0; i < k; i++) {
+      let name = `skill-${String(n).padStart(width, '0')}-${WORDS[r.int(WORDS.length)]}`;
+      if (n % 97 === 0 && n > 0) name = `shared-${n % 5}`; // a name found in several roots
+      n++;
+      const rel = `${root}/${name}`;
+      if (n % 150 === 0) {
+        // A symlinked skill folder pointing into a shared store.
+        write(`shared/store/${name}/SKILL.md`, skillFile(r, name, sentence));
+        link(path.join(dir, 'shared/store', name), rel);
+      } else {
+        write(`${rel}/SKILL.md`, skillFile(r, name, sentence));
+        if (n % 8 === 0) write(`${rel}/reference.md`, sentence(40) + '\n');
+        if (root === 'home/u/.claude/skills') claude.push(name);
+      }
+      files++;
+    }
+  });
+  // A few links to skills of another root: the same file reached twice.
+  for (let i = 0; i < 5 && i < claude.length; i++) {
+    link(`../../.claude/skills/${claude[i]}`, `home/u/.agents/skills/linked-${i + 1}`);
+    files++;
+  }
+  return {
+    dir,
+    cwd: path.join(dir, 'work/repo/pkg'),
+    home: path.join(dir, 'home/u'),
+    options: { customDirectories: [path.join(dir, 'opt/team-skills')] },
+    roots: ROOTS.map(([root]) => path.join(dir, root)),
+    files,
+  };
+}
+
+// ---------------------------------------------------------------- measures
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** The JS floor: the bare calls, no parsing. Returns the SKILL.md files read. */
+function floor(roots, realpath = fs.realpathSync) {
+  let read = 0;
+  for (const root of roots) {
+    for (const name of fs.readdirSync(root)) {
+      const file = root + '/' + name + '/SKILL.md';
+      try {
+        fs.readFileSync(file);
+      } catch {
+        continue; // a folder without SKILL.md
+      }
+      realpath(file);
+      read++;
+    }
+  }
+  return read;
+}
+
+const time = (f) => {
+  const t = performance.now();
+  const r = f();
+  return [performance.now() - t, r];
+};
+const timeAsync = async (f) => {
+  const t = performance.now();
+  const r = await f();
+  return [performance.now() - t, r];
+};
+
+const MiB = (b) => (b / 1048576).toFixed(1);
+
+async function warm(count) {
+  const { createSkilldex } = await import('../index.js');
+  const ws = generate(count);
+  try {
+    const sk = createSkilldex({ cwd: ws.cwd, home: ws.home, options: ws.options });
+    await sk.ready();
+    const [first, res] = await timeAsync(() => sk.discover());
+    const bad = res.warnings.filter((w) => /Failed to|invalid YAML|not closed|larger than/.test(w.message));
+    const realpathShadowed = res.shadowed.filter((s) => s.reason === 'realpath').length;
+    if (res.skills.length < count * 0.95 || bad.length || realpathShadowed < Math.min(5, count / 150)) {
+      throw new Error(`workspace of ${count}: ${res.skills.length} skills, ${realpathShadowed} shadowed by realpath, warnings ${JSON.stringify(bad.slice(0, 3))}`);
+    }
+    const memFirst = sk.stats().memoryBytes;
+    const read = floor(ws.roots);
+    if (read !== ws.files) throw new Error(`floor read ${read} SKILL.md files, want ${ws.files}`);
+
+    const rounds = Number(flags.rounds ?? (count >= 10000 ? 9 : count >= 1000 ? 21 : 41));
+    for (let i = 0; i < 2; i++) {
+      await sk.discover();
+      floor(ws.roots);
+      floor(ws.roots, fs.realpathSync.native);
+    }
+    const facade = [];
+    const flr = [];
+    const native = [];
+    for (let i = 0; i < rounds; i++) {
+      // Alternate the order, so neither always runs right after the other.
+      const fl = () => flr.push(time(() => floor(ws.roots))[0]);
+      const fn = () => native.push(time(() => floor(ws.roots, fs.realpathSync.native))[0]);
+      if (i % 2) fl(), fn();
+      facade.push((await timeAsync(() => sk.discover()))[0]);
+      if (!(i % 2)) fn(), fl();
+    }
+    const memLast = sk.stats().memoryBytes;
+    return {
+      count,
+      skills: res.skills.length,
+      shadowed: res.shadowed.length,
+      first,
+      facade: median(facade),
+      floor: median(flr),
+      native: median(native),
+      calls: sk.stats().calls,
+      memFirst,
+      memLast,
+    };
+  } finally {
+    if (!flags.keep) fs.rmSync(ws.dir, { recursive: true, force: true });
+  }
+}
+
+/** Cold CLI against bare node, interleaved. */
+function cold(runs) {
+  const ws = path.join(repo, 'examples/workspace');
+  const cli = [path.join(pkg, 'bin/skilldex.mjs'), 'list', '--json', '--cwd', path.join(ws, 'projects/webapp'), '--home', path.join(ws, 'home')];
+  const run = (args) => {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
+    const ms = performance.now() - t;
+    if (r.status !== 0) throw new Error(`node ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
+    return ms;
+  };
+  run(cli); // the page cache
+  run(['-e', '']);
+  const c = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2) b.push(run(['-e', '']));
+    c.push(run(cli));
+    if (!(i % 2)) b.push(run(['-e', '']));
+  }
+  // Where a cold in-process run spends its time (medians of a few runs).
+  const ph = [];
+  for (let i = 0; i < Math.min(7, runs); i++) {
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--phases'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`--phases: exit ${r.status}\n${r.stderr}`);
+    ph.push(JSON.parse(r.stdout));
+  }
+  const phase = {};
+  for (const k of Object.keys(ph[0])) phase[k] = median(ph.map((p) => p[k]));
+  return { cli: median(c), bare: median(b), phase };
+}
+
+/** One cold run in this process, split in phases (the CLI's V8 flags). */
+async function phases() {
+  const ws = path.join(repo, 'examples/workspace');
+  const t0 = performance.now();
+  const v8 = await import('node:v8');
+  v8.setFlagsFromString('--liftoff-only');
+  const { createSkilldex } = await import('../index.js');
+  const t1 = performance.now();
+  const bytes = fs.readFileSync(path.join(pkg, 'skilldex.wasm'));
+  const module = await WebAssembly.compile(bytes);
+  const t2 = performance.now();
+  const sk = createSkilldex({ wasm: module, cwd: path.join(ws, 'projects/webapp'), home: path.join(ws, 'home') });
+  await sk.ready();
+  const t3 = performance.now();
+  await sk.call({ op: 'discover', cwd: path.join(ws, 'projects/webapp'), home: path.join(ws, 'home') });
+  const t4 = performance.now();
+  await sk.call({ op: 'discover', cwd: path.join(ws, 'projects/webapp'), home: path.join(ws, 'home') });
+  const t5 = performance.now();
+  process.stdout.write(JSON.stringify({ import: t1 - t0, compile: t2 - t1, init: t3 - t2, first: t4 - t3, second: t5 - t4 }));
+}
+
+function moduleSize() {
+  const b = fs.readFileSync(path.join(pkg, 'skilldex.wasm'));
+  return {
+    raw: b.length,
+    gzip: zlib.gzipSync(b, { level: 9 }).length,
+    brotli: zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+// ---------------------------------------------------------------- report
+
+const cpus = os.cpus();
+console.log(`skilldex bench: node ${process.version}, ${cpus.length} cores (${cpus[0]?.model.trim()}), load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log();
+console.log('| skills | facade warm | JS floor | ratio | floor with realpath.native | ratio | first call | memory after 1 call | after last call (calls) |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const n of sizes) {
+  const r = await warm(n);
+  console.log(
+    `| ${n} (${r.skills} loaded) | ${r.facade.toFixed(1)} ms | ${r.floor.toFixed(1)} ms | **${(r.facade / r.floor).toFixed(2)}×** | ${r.native.toFixed(1)} ms | ${(r.facade / r.native).toFixed(2)}× | ${r.first.toFixed(1)} ms | ${MiB(r.memFirst)} MiB | ${MiB(r.memLast)} MiB (${r.calls}) |`,
+  );
+}
+console.log();
+if (coldRuns > 0) {
+  const c = cold(coldRuns);
+  console.log(`| cold start (median of ${coldRuns}, interleaved) | ms |`);
+  console.log('|---|---:|');
+  console.log(`| \`node js/bin/skilldex.mjs list --json\` (examples/workspace) | ${c.cli.toFixed(1)} |`);
+  console.log(`| bare \`node -e ''\` | ${c.bare.toFixed(1)} |`);
+  console.log(`| ratio | **${(c.cli / c.bare).toFixed(2)}×** |`);
+  const p = c.phase;
+  console.log(
+    `| in process: import ${p.import.toFixed(1)}, compile ${p.compile.toFixed(1)}, instantiate + _initialize ${p.init.toFixed(1)}, first discover ${p.first.toFixed(1)}, second ${p.second.toFixed(1)} | |`,
+  );
+  console.log();
+}
+const m = moduleSize();
+console.log(`module js/skilldex.wasm: ${(m.raw / 1e6).toFixed(2)} MB raw, ${(m.gzip / 1e6).toFixed(2)} MB gzip -9, ${(m.brotli / 1e6).toFixed(2)} MB brotli`);
