@@ -59,8 +59,11 @@
 //     the [core.FS] panicked. The error is a [*core.Error] with code
 //     INTERNAL; the instance is discarded and the next call runs on a fresh
 //     one (wasm/ABI.md#concurrency-traps-and-re-entry).
-//   - ctx was cancelled or its deadline passed during the call: the error
-//     wraps ctx.Err(), and the instance is replaced as after a trap.
+//   - ctx is done: before the call, the error wraps ctx.Err() and nothing
+//     runs; during the call, the module stops at its next filesystem access
+//     (or sooner, when wazero notices), the error wraps ctx.Err(), and the
+//     instance is replaced as after a trap. A call that finishes before
+//     either point returns its reply.
 //   - the engine is closed ([ErrClosed]) or the request exceeds 64 MiB.
 //
 // # Notes

@@ -21,7 +21,8 @@ import (
 // core.ErrorCode and abi.ErrnoOf, exactly the code the native core would
 // see (a code outside the ABI table is EIO). The functions trap (panic,
 // which wazero turns into a trap of the running call) only when the guest
-// breaks the ABI: a pointer or length outside its memory.
+// breaks the ABI (a pointer or length outside its memory) and when the
+// call's context is done.
 
 var (
 	i32x3 = []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}
@@ -35,6 +36,7 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		b.NewFunctionBuilder().
 			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 				inst, _ := ctx.Value(ctxKey{}).(*instance)
+				checkDone(ctx, name)
 				mem := mod.Memory()
 				path := readPath(mem, name, stack)
 				e := abi.EIO // an import called outside skilldex_call has no FS
@@ -51,6 +53,7 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		b.NewFunctionBuilder().
 			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 				inst, _ := ctx.Value(ctxKey{}).(*instance)
+				checkDone(ctx, name)
 				mem := mod.Memory()
 				path := readPath(mem, name, stack)
 				e := abi.EIO
@@ -73,6 +76,15 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 	export5(abi.ImportReadFile, (*instance).readFile)
 	export5(abi.ImportRealpath, (*instance).realpath)
 	return b
+}
+
+// checkDone traps the running call when its context is done, so that a
+// cancelled call stops at its next filesystem access even before wazero's
+// own watcher closes the module.
+func checkDone(ctx context.Context, name string) {
+	if err := ctx.Err(); err != nil {
+		panic(fmt.Errorf("wasmhost: %s: call interrupted: %w", name, err))
+	}
 }
 
 // violation traps the running call: the guest broke the ABI.

@@ -337,6 +337,9 @@ func (e *Engine) Call(ctx context.Context, request []byte) ([]byte, error) {
 	if e.closed {
 		return nil, ErrClosed
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("wasmhost: call not started: %w", err)
+	}
 	if e.inst == nil {
 		inst, err := e.m.instantiate(ctx, e)
 		if err != nil {
