@@ -20,8 +20,8 @@ import (
 // core.Call and through the module under wazero, on the same in-memory
 // filesystem; the replies must be identical bytes (SPEC S42).
 //
-//	go test ./runtime-test -run x -fuzz FuzzDifferentialDiscover -fuzztime 10m
-//	go test ./runtime-test -run x -fuzz FuzzDifferentialResolve -fuzztime 10m
+//	go test ./runtime-test -run '^$' -fuzz FuzzDifferentialDiscover -fuzztime 10m
+//	go test ./runtime-test -run '^$' -fuzz FuzzDifferentialResolve -fuzztime 10m
 //
 // Seeds: the f.Add calls below and testdata/fuzz/<FuzzName>/.
 

@@ -153,8 +153,8 @@ func TestTrap_fsPanicRecovers(t *testing.T) {
 }
 
 // cancelFS cancels the call's context from inside the filesystem while
-// armed: the module is stopped mid-call, the call fails with ctx's error,
-// and the next call works.
+// armed: the module stops at its next filesystem access, the call fails
+// with ctx's error, and the next call works.
 type cancelFS struct {
 	core.FS
 	core.PrefixReader
@@ -178,8 +178,14 @@ func TestTrap_cancelledContext(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 	fsys.cancel = nil
+	if e.Traps() != 1 {
+		t.Errorf("Traps() = %d after the interrupted call, want 1", e.Traps())
+	}
 	if _, err := e.Call(ctx, []byte(testRequest)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("call with a cancelled context: err = %v, want context.Canceled", err)
+	}
+	if e.Traps() != 1 {
+		t.Errorf("Traps() = %d: a call refused for its done context discarded an instance", e.Traps())
 	}
 	got, err := e.Call(context.Background(), []byte(testRequest))
 	if err != nil {
