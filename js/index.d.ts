@@ -101,7 +101,9 @@ export interface Options {
 /**
  * The load context of a discovery (SPEC S1). Absent fields come from the
  * Skilldex's defaults (createSkilldex); with the default filesystem those
- * are the process's working directory and home.
+ * are the process's working directory and home. Per-call `options` replace
+ * the default options as a whole (they are not merged); the engine applies
+ * the SPEC defaults to every option left out.
  */
 export interface LoadContext {
   cwd?: string;
