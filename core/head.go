@@ -69,6 +69,12 @@ func readSkillHead(fsys FS, file string) (skillHead, error) {
 func frontmatterWithin(prefix []byte) ([]byte, bool) {
 	end := bytes.LastIndexAny(prefix, "\n\r")
 	if end < 0 {
+		// Not one complete line yet. The first line can still settle it:
+		// once it can no longer become "---" there is no frontmatter.
+		first := bytes.TrimSpace(bytes.TrimPrefix(prefix, utf8BOM))
+		if len(first) > 3 || !bytes.HasPrefix([]byte("---"), first) {
+			return prefix, true
+		}
 		return nil, false
 	}
 	cut := prefix[:end+1]

@@ -99,7 +99,19 @@ func dirProvider(p Provider) provider {
 // claudePluginItems reads Claude Code's plugin registry (S20).
 func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []providerItem {
 	file := path.Join(home, ".claude/plugins/installed_plugins.json")
-	data, err := fsys.ReadFile(file)
+	// Only a regular file is read: a FIFO would block and a device
+	// (a link to /dev/zero) never end.
+	t, err := fsys.Stat(file)
+	if err == nil && t != TypeFile {
+		err = &PathError{Op: "readFile", Path: file, Code: EINVAL}
+		if t == TypeDir {
+			err = &PathError{Op: "readFile", Path: file, Code: EISDIR}
+		}
+	}
+	var data []byte
+	if err == nil {
+		data, err = fsys.ReadFile(file)
+	}
 	if err != nil {
 		if IsNotExist(err) {
 			return nil
