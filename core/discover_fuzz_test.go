@@ -827,6 +827,56 @@ func (w *fuzzWorld) check(t *testing.T) {
 	w.checkShape(t, res)
 	w.checkSkills(t, res)
 	w.checkWarnings(t, res)
+	w.checkScanDir(t, fsys)
+}
+
+// checkScanDir scans every root the generator used on its own (S28:
+// requireDescription, no filters, no dedupe), scanned by Discover or not.
+func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
+	t.Helper()
+	for _, root := range w.roots {
+		res, err := core.ScanDir(fsys, root, "claude:project")
+		if err != nil {
+			t.Fatalf("ScanDir(%s): %v", root, err)
+		}
+		if again, _ := core.ScanDir(&shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(1, 2))}, root, "claude:project"); !bytes.Equal(again.AppendJSON(nil), res.AppendJSON(nil)) {
+			t.Fatalf("S42: ScanDir(%s) depends on listing order or PrefixReader", root)
+		}
+		code := w.rootCode(root)
+		rootWarn := slices.ContainsFunc(res.Warnings, func(x core.Warning) bool {
+			return x.SkillPath == root && strings.HasPrefix(x.Message, "Failed to read skills directory: "+root+" (")
+		})
+		if want := code != "" && code != core.ENOENT; rootWarn != want ||
+			want && !slices.Contains(res.Warnings, core.Warning{SkillPath: root, Message: "Failed to read skills directory: " + root + " (" + code + ")"}) {
+			t.Fatalf("S28: ScanDir(%s) with listing code %q: warnings %+v", root, code, res.Warnings)
+		}
+		for _, s := range w.skills {
+			if s.root != root {
+				continue
+			}
+			i := slices.IndexFunc(res.Skills, func(x core.Skill) bool { return x.FilePath == s.file })
+			switch {
+			case !s.present || s.noDesc:
+				if i >= 0 {
+					t.Fatalf("S28: ScanDir(%s) loaded %s, which is no skill with a description", root, s.file)
+				}
+			case w.stands(s):
+				name := s.name
+				if name == "" {
+					name = s.entry
+				}
+				if i < 0 || res.Skills[i].Name != name || res.Skills[i].Description != s.description ||
+					res.Skills[i].Source != "claude:project" {
+					t.Fatalf("S28: ScanDir(%s) lost or mislabelled %s (%q): %+v", root, s.file, name, res.Skills)
+				}
+			}
+			if s.warn != "" && w.reaches(s) && !slices.ContainsFunc(res.Warnings, func(x core.Warning) bool {
+				return x.SkillPath == s.file && strings.Contains(x.Message, s.warn)
+			}) {
+				t.Fatalf("S28: ScanDir(%s): no warning about %s with %q: %+v", root, s.file, s.warn, res.Warnings)
+			}
+		}
+	}
 }
 
 // checkShape: the result is well formed (S15, S25, S27).
