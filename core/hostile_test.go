@@ -163,10 +163,9 @@ func TestDiscover_hugeSkillFile(t *testing.T) {
 	}{
 		{"frontmatter closed early", "---\nname: huge\ndescription: a 100 MB file\n---\n", "huge", ""},
 		{"frontmatter never closed", "---\nname: huge\ndescription: open\n", "", "frontmatter is not closed within the first 128 KiB"},
-		// A first line longer than the bound is not settled within it,
-		// so it is rejected like an open frontmatter (see the report on
-		// head.go: S5 would make it a skill named by its folder).
-		{"no line break at all", "", "", "frontmatter is not closed within the first 128 KiB"},
+		// A first line that is not "---" settles S5 at once, however long
+		// it is: no frontmatter, a skill named by its folder.
+		{"no line break at all", "", "broken", ""},
 	}
 	for _, tc := range cases {
 		for _, kind := range []string{"memfs", "osfs"} {
@@ -196,10 +195,15 @@ func TestDiscover_hugeSkillFile(t *testing.T) {
 				if spy.readBytes > bound+4*1024 { // the neighbours are small
 					t.Errorf("read %d bytes, want at most %d", spy.readBytes, bound)
 				}
-				want := faultCase{absent: []string{"broken"}}
+				want := faultCase{}
 				if tc.loaded != "" {
-					want.loaded = map[string]string{tc.loaded: strings.TrimPrefix(strings.Split(tc.head, "\n")[2], "description: ")}
+					desc := ""
+					if lines := strings.Split(tc.head, "\n"); len(lines) > 2 {
+						desc = strings.TrimPrefix(lines[2], "description: ")
+					}
+					want.loaded = map[string]string{tc.loaded: desc}
 				} else {
+					want.absent = []string{"broken"}
 					want.absent = append(want.absent, "huge")
 					want.warn = [][]string{{fFile, tc.warn}}
 				}
