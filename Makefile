@@ -2,13 +2,24 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo fmt vet purity test-go build wasm test-js test-deno test-bun tools bench bench-go bench-js
+.PHONY: test demo demo-go fmt vet purity test-go build wasm test-js test-deno test-bun tools bench bench-go bench-js
 
 ## test: everything CI runs (format, vet, purity, all test suites)
 test: fmt vet purity test-go test-js
 
-## demo: discover the skills of the bundled example workspace and print them
-demo:
+## demo: the skilldex CLI on the bundled example workspace: list the skills,
+## explain a collision, read a skill:// resource, render the prompt
+DEMO_WS = examples/workspace
+DEMO = node js/bin/skilldex.mjs --cwd $(DEMO_WS)/projects/webapp --home $(DEMO_WS)/home
+demo: wasm
+	@echo '$$ skilldex list'; $(DEMO) list; echo
+	@echo '$$ skilldex explain pdf'; $(DEMO) explain pdf; echo
+	@echo '$$ skilldex read skill://pdf/forms.md'; $(DEMO) read skill://pdf/forms.md; echo
+	@echo '$$ skilldex read skill://pdf/../../.ssh/id_rsa'; $(DEMO) read skill://pdf/../../.ssh/id_rsa || true; echo
+	@echo '$$ skilldex prompt'; $(DEMO) prompt
+
+## demo-go: the same workspace through the Go API (examples/demo)
+demo-go:
 	$(GO) run ./examples/demo
 
 fmt:
