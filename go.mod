@@ -1,14 +1,25 @@
 module github.com/skilldex/skilldex
 
+// Go 1.24 is the floor for //go:wasmexport (the wasm reactor); the project
+// is built and tested with the Go named here.
 go 1.26.8
+
+// npm trees hold no Go code; keep ./... from walking them.
+ignore (
+	./js/node_modules
+	./build
+)
+
+require (
+	github.com/adrg/frontmatter v0.2.0 // used by core's tests: the reference for the frontmatter splitter (S5)
+	github.com/gobwas/glob v1.1.0 // used by core: ignoredSkills/includeSkills globs (S24)
+	github.com/tetratelabs/wazero v1.12.0 // used by wasmhost and runtime-test only
+	golang.org/x/sys v0.49.0 // used by fsadapter/osfs: O_PATH realpath on Linux
+	golang.org/x/tools v0.52.0 // used by internal/corpus: txtar
+	gopkg.in/yaml.v3 v3.0.1 // used by core: YAML frontmatter (S6)
+)
 
 require (
 	github.com/BurntSushi/toml v0.3.1 // indirect
-	github.com/adrg/frontmatter v0.2.0 // indirect
-	github.com/gobwas/glob v1.1.0 // indirect
-	github.com/tetratelabs/wazero v1.12.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 	gopkg.in/yaml.v2 v2.3.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
