@@ -159,11 +159,40 @@ func (f *FS) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(h)
+	file, err := openRegular(h, p)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	data, err := io.ReadAll(file)
 	if err != nil {
 		return nil, wrap("readFile", p, err)
 	}
 	return data, nil
+}
+
+// openRegular opens h for reading and makes sure it is a regular file: a
+// directory gives EISDIR, a FIFO, socket or device EINVAL (a FIFO would
+// block a read and /dev/zero never end).
+func openRegular(h, p string) (*os.File, error) {
+	file, err := os.OpenFile(h, openFlags, 0)
+	if err != nil {
+		return nil, wrap("readFile", p, err)
+	}
+	fi, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, wrap("readFile", p, err)
+	}
+	if !fi.Mode().IsRegular() {
+		file.Close()
+		code := core.EINVAL
+		if fi.IsDir() {
+			code = core.EISDIR
+		}
+		return nil, &core.PathError{Op: "readFile", Path: p, Code: code}
+	}
+	return file, nil
 }
 
 // ReadFilePrefix returns at most n bytes of the file p and whether they are
@@ -176,9 +205,9 @@ func (f *FS) ReadFilePrefix(p string, n int) ([]byte, bool, error) {
 	if n < 0 {
 		return nil, false, &core.PathError{Op: "readFile", Path: p, Code: core.EINVAL}
 	}
-	file, err := os.Open(h)
+	file, err := openRegular(h, p)
 	if err != nil {
-		return nil, false, wrap("readFile", p, err)
+		return nil, false, err
 	}
 	defer file.Close()
 	// Read n+1 bytes: getting the extra one proves the file is longer.
