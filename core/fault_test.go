@@ -593,3 +593,18 @@ func TestCall_panickingFS(t *testing.T) {
 		t.Fatalf("discover without the panic = %s", want)
 	}
 }
+
+// TestDiscover_registryTooLarge: a plugin registry over 16 MiB is not read
+// whole; it warns with EFBIG and the other providers' skills still load.
+func TestDiscover_registryTooLarge(t *testing.T) {
+	t.Parallel()
+	m := memfs.New()
+	buildNeighbours(t, m)
+	reg := fHome + "/.claude/plugins/installed_plugins.json"
+	must(t, m.WriteFile(reg, append([]byte(`{"version":2,"plugins":{}}`), bytes.Repeat([]byte(" "), 16<<20)...)))
+	res, err := core.Discover(m, fCwd, fHome, core.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFaultResult(t, faultCase{warn: [][]string{{"", "[Claude Code plugins] Failed to read plugin registry: " + reg + " (EFBIG)"}}}, res)
+}

@@ -96,6 +96,27 @@ func dirProvider(p Provider) provider {
 		}}
 }
 
+// maxRegistryBytes bounds what is read of the plugin registry; a real one
+// is a few KiB. A larger one warns with EFBIG.
+const maxRegistryBytes = 16 << 20
+
+// readBounded reads a whole file of at most max bytes; a larger one is an
+// EFBIG error, found without reading it all when the FS can read prefixes.
+func readBounded(fsys FS, file string, max int) ([]byte, error) {
+	if pr, ok := fsys.(PrefixReader); ok {
+		data, complete, err := pr.ReadFilePrefix(file, max)
+		if err == nil && !complete {
+			err = &PathError{Op: "readFile", Path: file, Code: EFBIG}
+		}
+		return data, err
+	}
+	data, err := fsys.ReadFile(file)
+	if err == nil && len(data) > max {
+		err = &PathError{Op: "readFile", Path: file, Code: EFBIG}
+	}
+	return data, err
+}
+
 // claudePluginItems reads Claude Code's plugin registry (S20).
 func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []providerItem {
 	file := path.Join(home, ".claude/plugins/installed_plugins.json")
@@ -110,7 +131,7 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 	}
 	var data []byte
 	if err == nil {
-		data, err = fsys.ReadFile(file)
+		data, err = readBounded(fsys, file, maxRegistryBytes)
 	}
 	if err != nil {
 		if IsNotExist(err) {
