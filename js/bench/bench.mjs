@@ -154,15 +154,18 @@ function generate(count) {
   const total = ROOTS.reduce((t, [, w]) => t + w, 0);
   const width = String(count).length;
   const claude = [];
+  const seen = new Set();
   let n = 0;
   let files = 0;
   ROOTS.forEach(([root, weight], ri) => {
     const k = ri === ROOTS.length - 1 ? count - n : Math.floor((count * weight) / total);
     for (let i = 0; i < k; i++) {
       let name = `skill-${String(n).padStart(width, '0')}-${WORDS[r.int(WORDS.length)]}`;
-      if (n % 97 === 0 && n > 0) name = `shared-${n % 5}`; // a name found in several roots
+      // A name found in several roots (once per root).
+      if (n % 97 === 0 && n > 0 && !seen.has(`${root}/shared-${n % 5}`)) name = `shared-${n % 5}`;
       n++;
       const rel = `${root}/${name}`;
+      seen.add(rel);
       if (n % 150 === 0) {
         // A symlinked skill folder pointing into a shared store.
         write(`shared/store/${name}/SKILL.md`, skillFile(r, name, sentence));
