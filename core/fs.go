@@ -71,6 +71,16 @@ type PrefixReader interface {
 	ReadFilePrefix(path string, n int) (data []byte, complete bool, err error)
 }
 
+// PrefixReaderInto is an optional fast path of an [FS], preferred to
+// [PrefixReader]: read the start of a file into buf, at most len(buf)
+// bytes. n is the number of bytes read; complete reports whether they are
+// the whole file. Errors are those of ReadFile. Discovery reads every
+// SKILL.md into one reused buffer this way, so reading a thousand files
+// allocates nothing.
+type PrefixReaderInto interface {
+	ReadFilePrefixInto(path string, buf []byte) (n int, complete bool, err error)
+}
+
 // POSIX error codes the core and the adapters use.
 const (
 	ENOENT  = "ENOENT"

@@ -26,7 +26,11 @@ type skillHead struct {
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-func readSkillHead(fsys FS, file string) (skillHead, error) {
+// readSkillHead reads enough of file to parse its frontmatter. With a
+// [PrefixReaderInto] the data is read into *buf (grown as needed), so it is
+// valid only until the next call with the same buf.
+func readSkillHead(fsys FS, file string, buf *[]byte) (skillHead, error) {
+	pri, _ := fsys.(PrefixReaderInto)
 	pr, _ := fsys.(PrefixReader)
 	for n := headFirstRead; ; n *= 4 {
 		if n > maxHeadBytes {
@@ -35,7 +39,20 @@ func readSkillHead(fsys FS, file string) (skillHead, error) {
 		var data []byte
 		var complete bool
 		var err error
-		if pr != nil {
+		if pri != nil {
+			if cap(*buf) < n {
+				*buf = make([]byte, n)
+			}
+			b := (*buf)[:n]
+			var m int
+			m, complete, err = pri.ReadFilePrefixInto(file, b)
+			if err == nil && (m < 0 || m > n) {
+				err = &PathError{Op: "readFile", Path: file, Code: EIO} // a broken FS
+			}
+			if err == nil {
+				data = b[:m]
+			}
+		} else if pr != nil {
 			data, complete, err = pr.ReadFilePrefix(file, n)
 		} else {
 			data, err = fsys.ReadFile(file)
@@ -102,4 +119,71 @@ func frontmatterWithin(prefix []byte) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// skillFrontmatter returns what [ParseSkillFile] gives for data's
+// frontmatter (its Frontmatter, Warnings and Reject) but decodes only the
+// bytes between the two delimiter lines (SPEC S4, S5): a long body costs
+// nothing, and the result never refers to data, so discovery can reuse its
+// read buffer and keeps only a few hundred bytes per skill.
+// FuzzSkillFrontmatter checks it against ParseSkillFile.
+func skillFrontmatter(path string, data []byte) (*Map, []string, string) {
+	raw := data
+	if bytes.HasPrefix(raw, utf8BOM) {
+		raw = raw[len(utf8BOM):]
+	}
+	// S5 on the raw bytes. A line of the decoded text is a line here: \n,
+	// \r\n and a lone \r end one, and an invalid UTF-8 sequence is neither
+	// a space nor "-" before or after decoding.
+	pos, lines := 0, 0
+	for {
+		end, next, ok := lineEnd(raw, pos)
+		if !ok {
+			return &Map{}, nil, "" // the last line, even "---", opens nothing
+		}
+		line := bytes.TrimSpace(raw[pos:end])
+		pos = next
+		lines++
+		if len(line) == 0 {
+			continue
+		}
+		if string(line) != "---" {
+			return &Map{}, nil, ""
+		}
+		break
+	}
+	start := pos
+	for {
+		end, next, ok := lineEnd(raw, pos)
+		if string(bytes.TrimSpace(raw[pos:end])) == "---" {
+			yamlBytes := raw[start:pos]
+			if bytes.HasPrefix(yamlBytes, utf8BOM) {
+				// DecodeText would drop it; the whole file's decoding keeps it.
+				f := ParseSkillFile(path, data)
+				return f.Frontmatter, f.Warnings, f.Reject
+			}
+			return parseFrontmatter(path, DecodeText(yamlBytes), lines+1, true)
+		}
+		if !ok {
+			return &Map{}, nil, ""
+		}
+		pos = next
+	}
+}
+
+// lineEnd returns the end of the line of b that starts at pos and the start
+// of the next one; ok is false for a last line without a line break.
+func lineEnd(b []byte, pos int) (end, next int, ok bool) {
+	for i := pos; i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			return i, i + 1, true
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				return i, i + 2, true
+			}
+			return i, i + 1, true
+		}
+	}
+	return len(b), len(b), false
 }

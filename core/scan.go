@@ -51,13 +51,23 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		entries = entries[:MaxRootEntries]
 	}
 
-	rootReal := "" // realpath of the root, computed on first need
+	// Paths are built by concatenation: the root is clean and an entry's
+	// name holds no "/" and is not "." or ".." (those start with "."), so
+	// this is path.Join without its cost.
+	root := path.Clean(spec.root)
+	if root == "/" {
+		root = ""
+	}
+	source := spec.provider + ":" + spec.level
+	rootReal, haveRootReal := "", false // realpath of the root, computed on first need
+	var buf []byte                      // the read buffer of readSkillHead, reused from file to file
+	out.skills = make([]Skill, 0, min(len(entries), 256))
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name, ".") {
 			continue
 		}
-		dir := path.Join(spec.root, e.Name)
-		file := dir + "/SKILL.md"
+		file := root + "/" + e.Name + "/SKILL.md"
+		dir := file[:len(file)-len("/SKILL.md")]
 		linked := false
 		switch e.Type {
 		case TypeDir:
@@ -91,7 +101,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		if t != TypeFile {
 			continue
 		}
-		head, err := readSkillHead(fsys, file)
+		head, err := readSkillHead(fsys, file, &buf)
 		if err != nil {
 			out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
 			continue
@@ -103,15 +113,15 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		if head.empty {
 			continue // S4: an empty file is never a skill
 		}
-		sf := ParseSkillFile(file, head.data)
-		for _, w := range sf.Warnings {
+		fm, warnings, reject := skillFrontmatter(file, head.data)
+		for _, w := range warnings {
 			out.fileWarnings = append(out.fileWarnings, Warning{file, w})
 		}
-		if sf.Reject != "" {
-			out.fileWarnings = append(out.fileWarnings, Warning{file, sf.Reject})
+		if reject != "" {
+			out.fileWarnings = append(out.fileWarnings, Warning{file, reject})
 			continue
 		}
-		skill, ok := newSkill(e.Name, file, sf.Frontmatter, spec)
+		skill, ok := newSkill(e.Name, file, dir, source, fm, spec)
 		if !ok {
 			continue
 		}
@@ -120,10 +130,14 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		if linked {
 			skill.realpath = realpathOr(fsys, file)
 		} else {
-			if rootReal == "" {
-				rootReal = realpathOr(fsys, spec.root)
+			if !haveRootReal {
+				rootReal, haveRootReal = realpathOr(fsys, spec.root), true
 			}
-			skill.realpath = path.Join(rootReal, e.Name, "SKILL.md")
+			if rootReal == root || rootReal == "/" && root == "" {
+				skill.realpath = file // the usual case: no link on the way
+			} else {
+				skill.realpath = path.Join(rootReal, e.Name, "SKILL.md")
+			}
 		}
 		out.skills = append(out.skills, skill)
 	}
@@ -158,7 +172,8 @@ func realpathOr(fsys FS, p string) string {
 
 // newSkill builds the skill object from its frontmatter (S8, S9, S13, S14).
 // ok is false when the skill is disabled or lacks a required description.
-func newSkill(entryName, file string, fm *Map, spec scanSpec) (Skill, bool) {
+// dir is the folder holding file, source "<provider>:<level>".
+func newSkill(entryName, file, dir, source string, fm *Map, spec scanSpec) (Skill, bool) {
 	if v, _ := fm.Get("enabled"); v == false { // S9: the boolean only
 		return Skill{}, false
 	}
@@ -177,8 +192,8 @@ func newSkill(entryName, file string, fm *Map, spec scanSpec) (Skill, bool) {
 		Name:         spec.namePrefix + name,
 		Description:  description,
 		FilePath:     file,
-		BaseDir:      path.Dir(file),
-		Source:       spec.provider + ":" + spec.level,
+		BaseDir:      dir,
+		Source:       source,
 		Provider:     spec.provider,
 		ProviderName: spec.providerName,
 		Level:        spec.level,
@@ -234,11 +249,51 @@ func stringList(fm *Map, key string) []string {
 	return out
 }
 
-// sortSkills applies S15: lower-cased names, then names, then file paths.
+// sortSkills applies S15: lower-cased names, then names, then file paths;
+// a stable sort. It sorts small keys rather than the skills themselves
+// (moving whole Skill values was a large share of discovery's time in wasm)
+// and lower-cases each name once.
 func sortSkills(list []Skill) {
-	slices.SortStableFunc(list, func(a, b Skill) int {
-		return compareS15(a.Name, a.FilePath, b.Name, b.FilePath)
+	if len(list) < 2 {
+		return
+	}
+	type key struct {
+		lower string
+		i     int
+	}
+	keys := make([]key, len(list))
+	sorted := true
+	for i := range list {
+		keys[i] = key{strings.ToLower(list[i].Name), i}
+		if i > 0 && sorted && compareS15Lower(keys[i-1].lower, &list[i-1], keys[i].lower, &list[i]) > 0 {
+			sorted = false
+		}
+	}
+	if sorted {
+		return
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := compareS15Lower(a.lower, &list[a.i], b.lower, &list[b.i]); c != 0 {
+			return c
+		}
+		return a.i - b.i // equal keys keep their order: a stable sort
 	})
+	out := make([]Skill, len(list))
+	for j, k := range keys {
+		out[j] = list[k.i]
+	}
+	copy(list, out)
+}
+
+// compareS15Lower is compareS15 with the lower-cased names given.
+func compareS15Lower(lowerA string, a *Skill, lowerB string, b *Skill) int {
+	if c := strings.Compare(lowerA, lowerB); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	return strings.Compare(a.FilePath, b.FilePath)
 }
 
 func compareS15(nameA, fileA, nameB, fileB string) int {
