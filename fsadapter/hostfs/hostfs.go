@@ -54,7 +54,7 @@ func hostReadFile(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCa
 //go:wasmimport skilldex_host_v1 realpath
 func hostRealpath(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
-// FS is a [core.FS] and [core.PrefixReader] over the host imports. The zero
+// FS is a [core.FS], [core.PrefixReader] and [core.PrefixReaderInto] over the host imports. The zero
 // value is ready to use.
 type FS struct {
 	mu      sync.Mutex
@@ -67,8 +67,9 @@ type FS struct {
 const scratchSize = 64 << 10
 
 var (
-	_ core.FS           = (*FS)(nil)
-	_ core.PrefixReader = (*FS)(nil)
+	_ core.FS               = (*FS)(nil)
+	_ core.PrefixReader     = (*FS)(nil)
+	_ core.PrefixReaderInto = (*FS)(nil)
 )
 
 // New returns an FS over the host imports.
@@ -269,4 +270,17 @@ func (f *FS) ReadFilePrefix(path string, n int) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	return buf[:m:m], complete, nil
+}
+
+// ReadFilePrefixInto reads at most len(buf) bytes of a file into buf in one
+// round trip, straight from the host into buf; complete reports whether
+// they are the whole file.
+func (f *FS) ReadFilePrefixInto(path string, buf []byte) (int, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, _, complete, err := f.readInto(path, buf)
+	if err != nil {
+		return 0, false, err
+	}
+	return m, complete, nil
 }
