@@ -608,3 +608,17 @@ func TestDiscover_registryTooLarge(t *testing.T) {
 	}
 	checkFaultResult(t, faultCase{warn: [][]string{{"", "[Claude Code plugins] Failed to read plugin registry: " + reg + " (EFBIG)"}}}, res)
 }
+
+// TestErrorCode_unknownCodes: a code outside the set every host carries
+// (wasm/ABI.md's errno table) reads as EIO, so a warning quoting it is the
+// same natively and through the module (S42).
+func TestErrorCode_unknownCodes(t *testing.T) {
+	for code, want := range map[string]string{
+		"ENOENT": "ENOENT", "ENAMETOOLONG": "ENAMETOOLONG", "EPERM": "EPERM",
+		"EBUSY": "EIO", "": "EIO", "enoent": "EIO",
+	} {
+		if got := core.ErrorCode(&core.PathError{Op: "stat", Path: "/x", Code: code}); got != want {
+			t.Errorf("ErrorCode(%q) = %q, want %q", code, got, want)
+		}
+	}
+}

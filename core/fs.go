@@ -91,7 +91,18 @@ const (
 	EIO     = "EIO"
 	EINVAL  = "EINVAL"
 	EFBIG   = "EFBIG"
+
+	ENAMETOOLONG = "ENAMETOOLONG"
+	EPERM        = "EPERM"
 )
+
+// knownCodes are the codes that cross every host boundary (wasm/ABI.md's
+// errno table). [ErrorCode] reports any other code as EIO, so an adapter's
+// unusual code (EBUSY, say) gives the same bytes natively and in wasm (S42).
+var knownCodes = map[string]bool{
+	ENOENT: true, ENOTDIR: true, EISDIR: true, EACCES: true, ELOOP: true,
+	EIO: true, EINVAL: true, EFBIG: true, ENAMETOOLONG: true, EPERM: true,
+}
 
 // PathError is the error an [FS] returns: the operation, the path, and a
 // POSIX code. Its message is built from those three only, so it is the same
@@ -105,13 +116,15 @@ type PathError struct {
 func (e *PathError) Error() string { return e.Op + " " + e.Path + ": " + e.Code }
 
 // ErrorCode returns the POSIX code carried by err: the Code of a
-// [*PathError] in its chain, "EIO" for any other error, "" for nil.
+// [*PathError] in its chain when it is one of the codes every host can
+// carry (ENOENT, ENOTDIR, EISDIR, EACCES, ELOOP, EIO, EINVAL, EFBIG,
+// ENAMETOOLONG, EPERM), "EIO" for any other error, "" for nil.
 func ErrorCode(err error) string {
 	if err == nil {
 		return ""
 	}
 	var pe *PathError
-	if errors.As(err, &pe) && pe.Code != "" {
+	if errors.As(err, &pe) && knownCodes[pe.Code] {
 		return pe.Code
 	}
 	return EIO
