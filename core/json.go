@@ -148,7 +148,7 @@ func (w *jsonWriter) value(v Value) {
 		w.byte('{')
 		for i, k := range v.Keys() {
 			w.key(k, i == 0)
-			w.value(v.vals[k])
+			w.value(v.vals[i])
 		}
 		w.byte('}')
 	default:

@@ -159,7 +159,8 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 			items = append(items, providerItem{warning: "Invalid plugin ID format (missing @marketplace): " + id})
 			continue
 		}
-		entries, _ := plugins.vals[id].([]Value)
+		e, _ := plugins.Get(id)
+		entries, _ := e.([]Value)
 		for _, e := range entries {
 			entry, _ := e.(*Map)
 			installPath, _ := entry.value("installPath").(string)

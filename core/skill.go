@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // Skill is one discovered skill: the public skill object of the SPEC (section
 // 5, "The public skill object"). Its JSON form (see [Skill.AppendJSON]) is
 // what every runtime returns.
@@ -139,7 +141,12 @@ func (w *jsonWriter) warnings(list []Warning) {
 
 // AppendJSON appends {"skills","warnings","shadowed"} (SPEC section 12).
 func (r *Result) AppendJSON(b []byte) []byte {
-	w := jsonWriter{b}
+	n := skillsSizeHint(r.Skills) + warningsSizeHint(r.Warnings) + 64
+	for i := range r.Shadowed {
+		x := &r.Shadowed[i]
+		n += 64 + len(x.Name) + len(x.FilePath) + len(x.Source) + len(x.Reason) + len(x.Winner)
+	}
+	w := jsonWriter{slices.Grow(b, n)}
 	w.raw(`{"skills":`)
 	w.skills(r.Skills)
 	w.raw(`,"warnings":`)
@@ -169,11 +176,66 @@ func (r *Result) AppendJSON(b []byte) []byte {
 
 // AppendJSON appends {"skills","warnings"} (SPEC section 12).
 func (r *ScanResult) AppendJSON(b []byte) []byte {
-	w := jsonWriter{b}
+	w := jsonWriter{slices.Grow(b, skillsSizeHint(r.Skills)+warningsSizeHint(r.Warnings)+32)}
 	w.raw(`{"skills":`)
 	w.skills(r.Skills)
 	w.raw(`,"warnings":`)
 	w.warnings(r.Warnings)
 	w.byte('}')
 	return w.b
+}
+
+// skillsSizeHint is about the size of the skills' JSON (a little more,
+// unless strings need escapes), so that a reply's buffer is allocated once:
+// growing it step by step allocated five times its size (50 MB for 10000
+// skills).
+func skillsSizeHint(list []Skill) int {
+	n := 2
+	for i := range list {
+		s := &list[i]
+		n += 200 + len(s.Name) + len(s.Description) + len(s.FilePath) + len(s.BaseDir) + len(s.Source) +
+			len(s.Provider) + len(s.ProviderName) + len(s.Level) + len(s.SourcePath) + valueSizeHint(s.Frontmatter)
+		for _, c := range s.Contexts {
+			n += len(c) + 3
+		}
+		for _, g := range s.Globs {
+			n += len(g) + 3
+		}
+	}
+	return n
+}
+
+func warningsSizeHint(list []Warning) int {
+	n := 2
+	for _, x := range list {
+		n += 32 + len(x.SkillPath) + len(x.Message)
+	}
+	return n
+}
+
+// valueSizeHint is about the size of v's JSON.
+func valueSizeHint(v Value) int {
+	switch v := v.(type) {
+	case string:
+		return len(v) + 2
+	case []Value:
+		n := 2
+		for _, e := range v {
+			n += valueSizeHint(e) + 1
+		}
+		return n
+	case *Map:
+		if v == nil {
+			return 2
+		}
+		n := 2
+		for i, k := range v.keys {
+			n += len(k) + 4 + valueSizeHint(v.vals[i])
+			if i > 64 {
+				break // a rough figure is enough
+			}
+		}
+		return n
+	}
+	return 24 // null, a boolean or a number
 }

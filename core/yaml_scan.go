@@ -68,11 +68,6 @@ func scanFrontmatter(src string) (*Map, bool) {
 	return m, true
 }
 
-// newMapCap returns an empty Map with room for n keys.
-func newMapCap(n int) *Map {
-	return &Map{keys: make([]string, 0, n), vals: make(map[string]Value, n)}
-}
-
 // countKeyLines counts the lines that may hold a top-level key.
 func countKeyLines(src string) int {
 	n := 0
