@@ -58,8 +58,9 @@ type FS struct {
 }
 
 var (
-	_ core.FS           = (*FS)(nil)
-	_ core.PrefixReader = (*FS)(nil)
+	_ core.FS               = (*FS)(nil)
+	_ core.PrefixReader     = (*FS)(nil)
+	_ core.PrefixReaderInto = (*FS)(nil)
 )
 
 // New returns the FS of the whole host filesystem.
@@ -228,6 +229,40 @@ func (f *FS) ReadFilePrefix(p string, n int) ([]byte, bool, error) {
 		}
 		if err != nil {
 			return nil, false, wrap("readFile", p, err)
+		}
+	}
+}
+
+// ReadFilePrefixInto reads at most len(buf) bytes of the file p into buf
+// and reports whether they are the whole file. It reads no more than
+// len(buf)+1 bytes.
+func (f *FS) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
+	h, err := f.host("readFile", p)
+	if err != nil {
+		return 0, false, err
+	}
+	file, err := os.Open(h)
+	if err != nil {
+		return 0, false, wrap("readFile", p, err)
+	}
+	defer file.Close()
+	got := 0
+	var probe [1]byte
+	for {
+		dst := buf[got:]
+		if got == len(buf) {
+			dst = probe[:] // getting one more byte proves the file is longer
+		}
+		m, err := file.Read(dst)
+		if got == len(buf) && m > 0 {
+			return got, false, nil
+		}
+		got += m
+		if err == io.EOF {
+			return got, true, nil
+		}
+		if err != nil {
+			return 0, false, wrap("readFile", p, err)
 		}
 	}
 }
