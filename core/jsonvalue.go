@@ -12,10 +12,12 @@ import (
 // the stack inside the wasm module.
 const maxJSONDepth = 64
 
-// parseJSON decodes one JSON document into a [Value], keeping object keys in
+// ParseJSON decodes one JSON document into a [Value], keeping object keys in
 // document order (encoding/json's maps would lose it, and S20 needs the
-// plugin registry's order). Numbers become float64.
-func parseJSON(data []byte) (Value, error) {
+// plugin registry's order). Numbers become float64; nesting deeper than 64
+// levels is an error. Hosts use it to turn a reply's frontmatter back into a
+// Value.
+func ParseJSON(data []byte) (Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	v, err := decodeJSONValue(dec, 0)
 	if err != nil {

@@ -139,7 +139,7 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 		}
 		return []providerItem{{warning: "Failed to read plugin registry: " + file + " (" + ErrorCode(err) + ")"}}
 	}
-	doc, err := parseJSON(data)
+	doc, err := ParseJSON(data)
 	top, _ := doc.(*Map)
 	var plugins *Map
 	if err == nil && top != nil {

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/skilldex/skilldex/core"
 )
@@ -243,7 +241,7 @@ type skillJSON struct {
 func (s *skillJSON) skill() (core.Skill, error) {
 	fm := &core.Map{}
 	if len(s.Frontmatter) > 0 {
-		v, err := parseValue(s.Frontmatter)
+		v, err := core.ParseJSON(s.Frontmatter)
 		if err != nil {
 			return core.Skill{}, fmt.Errorf("frontmatter of %s: %v", s.FilePath, err)
 		}
@@ -271,60 +269,4 @@ func toSkills(list []skillJSON) ([]core.Skill, error) {
 		out[i] = s
 	}
 	return out, nil
-}
-
-// parseValue decodes JSON into a [core.Value]: objects become *core.Map in
-// document order, numbers float64.
-func parseValue(data []byte) (core.Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	v, err := decodeValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	return v, nil
-}
-
-func decodeValue(dec *json.Decoder) (core.Value, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			m := &core.Map{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				m.Set(k, v)
-			}
-			_, err := dec.Token()
-			return m, err
-		case '[':
-			list := []core.Value{}
-			for dec.More() {
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, v)
-			}
-			_, err := dec.Token()
-			return list, err
-		}
-	case string, bool, float64, nil:
-		return t, nil
-	}
-	return nil, fmt.Errorf("unexpected JSON token %v", tok)
 }
