@@ -25,7 +25,7 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 	if opts.ConfigDirName == "" {
 		opts.ConfigDirName = ".xcsh"
 	}
-	m := merger{res: res, opts: &opts, byName: map[string]*Skill{}, byReal: map[string]string{}}
+	m := merger{res: res, opts: &opts, byName: map[string]string{}, byReal: map[string]string{}}
 	m.ignored = m.compileGlobs(opts.IgnoredSkills, "ignoredSkills")
 	m.included = m.compileGlobs(opts.IncludeSkills, "includeSkills")
 
@@ -198,7 +198,7 @@ type merger struct {
 	opts     *Options
 	ignored  []namePattern
 	included []namePattern
-	byName   map[string]*Skill // accepted skills by name
+	byName   map[string]string // accepted names -> winner's filePath
 	byReal   map[string]string // accepted realpaths -> winner's filePath
 }
 
@@ -266,16 +266,16 @@ func (m *merger) offer(s *Skill, sourceOn, custom bool) {
 		m.shadow(s, ReasonRealpath, winner)
 		return
 	}
-	if w, ok := m.byName[s.Name]; ok {
-		m.shadow(s, ReasonName, w.FilePath)
+	if winner, ok := m.byName[s.Name]; ok {
+		m.shadow(s, ReasonName, winner)
 		if custom {
 			m.res.Warnings = append(m.res.Warnings, Warning{s.FilePath,
-				`name collision: "` + s.Name + `" already loaded from ` + w.FilePath + ", skipping this one"})
+				`name collision: "` + s.Name + `" already loaded from ` + winner + ", skipping this one"})
 		}
 		return
 	}
-	m.res.Skills = append(m.res.Skills, *s)
-	m.byName[s.Name] = s
+	m.res.Skills = appendSkill(m.res.Skills, s)
+	m.byName[s.Name] = s.FilePath
 	m.byReal[s.realpath] = s.FilePath
 }
 

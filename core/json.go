@@ -145,6 +145,10 @@ func (w *jsonWriter) value(v Value) {
 		}
 		w.byte(']')
 	case *Map:
+		if v.raw != nil {
+			w.b = append(w.b, v.raw...)
+			return
+		}
 		w.byte('{')
 		for i, k := range v.Keys() {
 			w.key(k, i == 0)

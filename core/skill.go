@@ -228,6 +228,9 @@ func valueSizeHint(v Value) int {
 		if v == nil {
 			return 2
 		}
+		if v.raw != nil {
+			return len(v.raw)
+		}
 		n := 2
 		for i, k := range v.keys {
 			n += len(k) + 4 + valueSizeHint(v.vals[i])

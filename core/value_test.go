@@ -2,7 +2,9 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -41,4 +43,71 @@ func TestMap(t *testing.T) {
 	if _, ok := nilMap.Get("x"); ok || nilMap.Len() != 0 || nilMap.Keys() != nil {
 		t.Fatal("a nil Map is not empty")
 	}
+}
+
+// TestCompactMap: a discovered skill's frontmatter kept as JSON reads the
+// same as the tree it came from (S6), and a tree whose JSON would not
+// decode back to it stays a tree.
+func TestCompactMap(t *testing.T) {
+	for _, src := range skillFileSeeds {
+		fm := ParseSkillFile("SKILL.md", []byte(src)).Frontmatter
+		c := compactMap(fm)
+		if valueJSON(c) != valueJSON(fm) {
+			t.Fatalf("%q: JSON %s, want %s", src, valueJSON(c), valueJSON(fm))
+		}
+		if c.raw == nil {
+			continue
+		}
+		if !slices.Equal(c.Keys(), fm.Keys()) || c.Len() != fm.Len() {
+			t.Fatalf("%q: keys %q, want %q", src, c.Keys(), fm.Keys())
+		}
+		for _, k := range fm.Keys() {
+			a, _ := fm.Get(k)
+			b, ok := c.Get(k)
+			if !ok || valueJSON(a) != valueJSON(b) {
+				t.Fatalf("%q: Get(%q) = %v, want %v", src, k, b, a)
+			}
+		}
+	}
+	nested := &Map{}
+	nested.Set("x", 1.5)
+	deep := Value(nested)
+	for range maxJSONDepth + 1 {
+		deep = []Value{deep}
+	}
+	for name, v := range map[string]Value{
+		"NaN": math.NaN(), "Inf": math.Inf(-1), "-0": math.Copysign(0, -1), "not UTF-8": "a\xff",
+		"nested NaN": []Value{nested, math.NaN()}, "too deep": deep,
+	} {
+		m := &Map{}
+		m.Set("k", v)
+		if c := compactMap(m); c != m {
+			t.Errorf("%s: compacted to %s", name, c.raw)
+		}
+	}
+	bad := &Map{}
+	bad.Set("a\xffb", "x")
+	if c := compactMap(bad); c != bad {
+		t.Errorf("a key that is not UTF-8: compacted to %s", c.raw)
+	}
+}
+
+// TestCompactMap_concurrentReads: the first reads of a compact Map may come
+// from several goroutines at once (go test -race).
+func TestCompactMap_concurrentReads(t *testing.T) {
+	m := &Map{}
+	m.Set("name", "pdf")
+	m.Set("tags", []Value{"a", "b"})
+	c := compactMap(m)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if v, _ := c.Get("name"); v != "pdf" || c.Len() != 2 {
+				t.Error("wrong value")
+			}
+		}()
+	}
+	wg.Wait()
 }
