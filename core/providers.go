@@ -104,11 +104,18 @@ const maxRegistryBytes = 16 << 20
 // EFBIG error, found without reading it all when the FS can read prefixes.
 func readBounded(fsys FS, file string, max int) ([]byte, error) {
 	if pr, ok := fsys.(PrefixReader); ok {
-		data, complete, err := pr.ReadFilePrefix(file, max)
-		if err == nil && !complete {
-			err = &PathError{Op: "readFile", Path: file, Code: EFBIG}
+		// Growing prefixes: a registry is a few KiB, and a buffer of max
+		// bytes for each call cost more than the rest of a 1000-skill
+		// discovery in wasm (allocated and cleared every time).
+		for n := min(64<<10, max); ; n = min(8*n, max) {
+			data, complete, err := pr.ReadFilePrefix(file, n)
+			if err != nil || complete {
+				return data, err
+			}
+			if n == max {
+				return data, &PathError{Op: "readFile", Path: file, Code: EFBIG}
+			}
 		}
-		return data, err
 	}
 	data, err := fsys.ReadFile(file)
 	if err == nil && len(data) > max {
