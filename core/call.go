@@ -1,22 +1,20 @@
 package core
 
-import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-)
+import "strconv"
 
 // Request is one engine call in JSON, the form every host uses (the wasm
 // export, the JS package, the conformance corpus). Op selects the
 // operation; the other fields are its arguments. Unknown fields are an
-// error, so a misspelt option is reported rather than ignored.
+// error, so a misspelt option is reported rather than ignored. Keys match
+// exactly and a request is exactly one JSON value (jsondec.go decodes it;
+// encoding/json, which reads the same struct tags, is not needed).
 type Request struct {
 	Op string `json:"op"`
 
 	// The load context (S1) of every operation that works on discovered skills.
-	Cwd     string          `json:"cwd,omitempty"`
-	Home    string          `json:"home,omitempty"`
-	Options json.RawMessage `json:"options,omitempty"` // decoded over DefaultOptions
+	Cwd     string  `json:"cwd,omitempty"`
+	Home    string  `json:"home,omitempty"`
+	Options RawJSON `json:"options,omitempty"` // decoded over DefaultOptions
 
 	Dir    string `json:"dir,omitempty"`    // scanDir, validate
 	Source string `json:"source,omitempty"` // scanDir: "<provider>:<level>"
@@ -60,18 +58,16 @@ func AppendCall(b []byte, fsys FS, request []byte) (out []byte) {
 	start := len(b)
 	defer func() {
 		if r := recover(); r != nil {
-			out = errorf(CodeInternal, fmt.Sprint("internal error: ", r)).AppendJSON(b[:start])
+			out = errorf(CodeInternal, "internal error: "+panicText(r)).AppendJSON(b[:start])
 		}
 	}()
 	var req Request
-	dec := json.NewDecoder(bytes.NewReader(request))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	if err := decodeRequest(request, &req); err != nil {
 		return errorf(CodeBadRequest, "bad request: "+err.Error()).AppendJSON(b)
 	}
 	op := operations[req.Op]
 	if op == nil {
-		return errorf(CodeBadRequest, fmt.Sprintf("bad request: unknown op %q", req.Op)).AppendJSON(b)
+		return errorf(CodeBadRequest, "bad request: unknown op "+strconv.Quote(req.Op)).AppendJSON(b)
 	}
 	res, err := op(fsys, &req, b)
 	if err != nil {
@@ -90,9 +86,7 @@ func (req *Request) options() (Options, error) {
 	if len(req.Options) == 0 {
 		return opts, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(req.Options))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&opts); err != nil {
+	if err := decodeOptions(req.Options, &opts); err != nil {
 		return opts, errorf(CodeInvalidArgument, "invalid options: "+err.Error())
 	}
 	return opts, nil
@@ -121,4 +115,17 @@ func callScanDir(fsys FS, req *Request, b []byte) ([]byte, error) {
 		return nil, err
 	}
 	return res.AppendJSON(b), nil
+}
+
+// panicText is the message of a recovered panic value.
+func panicText(r any) string {
+	switch r := r.(type) {
+	case error:
+		return r.Error()
+	case string:
+		return r
+	case interface{ String() string }:
+		return r.String()
+	}
+	return "a panic"
 }
