@@ -211,10 +211,7 @@ export function compileOnce(load, key) {
     p = (async () => {
       const src = await load();
       if (src instanceof WebAssembly.Module) return src;
-      // Bytes first: in Node, the first mention of the global Response
-      // loads its fetch implementation, 35 ms of a cold CLI run.
-      const bytes = ArrayBuffer.isView(src) || src instanceof ArrayBuffer;
-      if (!bytes && typeof Response !== 'undefined' && src instanceof Response) return WebAssembly.compileStreaming(src);
+      if (typeof Response !== 'undefined' && src instanceof Response) return WebAssembly.compileStreaming(src);
       return WebAssembly.compile(/** @type {BufferSource} */ (src));
     })();
     p.catch(() => compiled.delete(key));
