@@ -1,13 +1,13 @@
 package core
 
 import (
-	"fmt"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"github.com/skilldex/skilldex/core/internal/yaml"
 )
 
 // This file is the reference YAML path of SPEC S6 and S7: gopkg.in/yaml.v3
@@ -85,11 +85,10 @@ func yamlFrontmatter(path, src string, line int) (m *Map, warnings []string, rej
 func parseYAML(src string) (doc yaml.Node, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("yaml: the YAML parser failed: %v", r)
+			err = errors.New("yaml: the YAML parser failed: " + panicText(r))
 		}
 	}()
-	err = yaml.Unmarshal([]byte(src), &doc)
-	return doc, err
+	return yaml.Parse([]byte(src))
 }
 
 // invalidYAML is SPEC S7: the recovered mapping and the warning
@@ -491,7 +490,7 @@ func (w *walker) value(n *yaml.Node, depth int) Value {
 		w.aliases = w.aliases[:len(w.aliases)-1]
 		return v
 	}
-	w.fail(n, fmt.Sprintf("cannot decode node with unknown kind %d", n.Kind))
+	w.fail(n, "cannot decode node with unknown kind "+strconv.Itoa(int(n.Kind)))
 	return nil
 }
 
