@@ -211,7 +211,10 @@ export function compileOnce(load, key) {
     p = (async () => {
       const src = await load();
       if (src instanceof WebAssembly.Module) return src;
-      if (typeof Response !== 'undefined' && src instanceof Response) return WebAssembly.compileStreaming(src);
+      // Bytes first: in Node, the first mention of the global Response
+      // loads its fetch implementation, 35-80 ms of a cold CLI run.
+      const bytes = ArrayBuffer.isView(src) || src instanceof ArrayBuffer;
+      if (!bytes && typeof Response !== 'undefined' && src instanceof Response) return WebAssembly.compileStreaming(src);
       return WebAssembly.compile(/** @type {BufferSource} */ (src));
     })();
     p.catch(() => compiled.delete(key));
@@ -229,6 +232,27 @@ function checkImports(module) {
     if (imp.module !== HOST_MODULE && imp.module !== WASI_MODULE) {
       throw new SkilldexError('ABI_MISMATCH', `bad binary: the module imports ${imp.module}.${imp.name}; this host speaks ${HOST_MODULE}`);
     }
+  }
+}
+
+/**
+ * Instantiate synchronously where the runtime allows it (Node, Deno, Bun,
+ * workers), else return null. An already compiled module instantiates in
+ * a few milliseconds, and waiting for WebAssembly.instantiate's promise
+ * was seen to stall for good in Node 20 when nothing else was pending
+ * (js/test/engine.test.js with some module builds). A browser's main
+ * thread refuses a large module with a RangeError: then the caller awaits
+ * WebAssembly.instantiate. Other errors (a LinkError) are thrown.
+ * @param {WebAssembly.Module} module
+ * @param {WebAssembly.Imports} imports
+ * @returns {WebAssembly.Instance | null}
+ */
+function instantiateModule(module, imports) {
+  try {
+    return new WebAssembly.Instance(module, imports);
+  } catch (e) {
+    if (e instanceof RangeError && /main thread|disallowed/i.test(String(e.message))) return null;
+    throw e;
   }
 }
 
@@ -274,7 +298,7 @@ export class Engine {
       const table = imp.module === WASI_MODULE ? wasi : /** @type {Record<string, Function>} */ (host);
       imports[imp.module][imp.name] = table[imp.name] ?? wasiMissing;
     }
-    const instance = await WebAssembly.instantiate(module, /** @type {WebAssembly.Imports} */ (imports));
+    const instance = instantiateModule(module, /** @type {WebAssembly.Imports} */ (imports)) ?? (await WebAssembly.instantiate(module, /** @type {WebAssembly.Imports} */ (imports)));
     const ex = /** @type {any} */ (instance.exports);
     memory = ex.memory;
     try {
