@@ -12,6 +12,7 @@ import (
 	"github.com/skilldex/skilldex/fsadapter/fsadaptertest"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 	"github.com/skilldex/skilldex/fsadapter/osfs"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // The benchmark workspace: 1000 skills spread over the roots of every
@@ -178,7 +179,7 @@ func buildBench(tb testing.TB, bld fsadaptertest.Builder, entries []benchEntry) 
 // loaded, some shadowed by name and by realpath, no warning but the name
 // collisions of the custom directory.
 func checkBench(tb testing.TB, fsys core.FS) {
-	out := string(core.Call(fsys, []byte(benchRequest)))
+	out := string(wire.Call(fsys, []byte(benchRequest)))
 	if strings.HasPrefix(out, `{"error"`) || strings.Contains(out, "Failed to") || strings.Contains(out, "invalid YAML") {
 		tb.Fatalf("unexpected result: %.300s", out)
 	}
@@ -219,7 +220,7 @@ func benchDiscover(b *testing.B, fsys core.FS) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		buf = core.AppendCall(buf[:0], fsys, req)
+		buf = wire.AppendCall(buf[:0], fsys, req)
 	}
 }
 

@@ -76,25 +76,6 @@ func ExpandCommand(fsys FS, text string, skills []Skill, enable bool) (*Expansio
 	return &Expansion{Message: b.String(), Name: s.Name, Path: s.FilePath, Args: args}, nil
 }
 
-// AppendJSON appends {"message","name","path","args"}, or null for a nil
-// *Expansion: text that is not a skill command (SPEC section 12).
-func (e *Expansion) AppendJSON(b []byte) []byte {
-	if e == nil {
-		return append(b, "null"...)
-	}
-	w := jsonWriter{b}
-	w.raw(`{"message":`)
-	w.str(e.Message)
-	w.raw(`,"name":`)
-	w.str(e.Name)
-	w.raw(`,"path":`)
-	w.str(e.Path)
-	w.raw(`,"args":`)
-	w.str(e.Args)
-	w.byte('}')
-	return w.b
-}
-
 // Command is one entry of a host's command list (SPEC S37).
 type Command struct {
 	Name        string // "skill:<name>"
@@ -119,46 +100,4 @@ func Commands(skills []Skill) *CommandList {
 			Description: sorted[i].Description, Path: sorted[i].FilePath})
 	}
 	return out
-}
-
-// AppendJSON appends {"commands":[{"name","description","path"}]} (SPEC
-// section 12).
-func (l *CommandList) AppendJSON(b []byte) []byte {
-	w := jsonWriter{b}
-	w.raw(`{"commands":[`)
-	for i, c := range l.Commands {
-		if i > 0 {
-			w.byte(',')
-		}
-		w.raw(`{"name":`)
-		w.str(c.Name)
-		w.raw(`,"description":`)
-		w.str(c.Description)
-		w.raw(`,"path":`)
-		w.str(c.Path)
-		w.byte('}')
-	}
-	w.raw("]}")
-	return w.b
-}
-
-func callExpandCommand(fsys FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	enable := req.EnableSkillCommands == nil || *req.EnableSkillCommands
-	e, err := ExpandCommand(fsys, req.Text, res.Skills, enable)
-	if err != nil {
-		return nil, err
-	}
-	return e.AppendJSON(b), nil
-}
-
-func callCommands(fsys FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	return Commands(res.Skills).AppendJSON(b), nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wire"
 )
 
 func commandTree(t *testing.T) (*memfs.FS, []core.Skill) {
@@ -82,11 +83,11 @@ func TestExpandCommand_unreadable(t *testing.T) {
 func TestExpansion_AppendJSON(t *testing.T) {
 	t.Parallel()
 	var none *core.Expansion
-	if got := string(none.AppendJSON([]byte("x"))); got != "xnull" {
+	if got := string(wire.AppendJSON([]byte("x"), none)); got != "xnull" {
 		t.Errorf("nil: %s", got)
 	}
 	e := &core.Expansion{Message: "m\n", Name: "n", Path: "/p", Args: ""}
-	if got := string(e.AppendJSON(nil)); got != `{"message":"m\n","name":"n","path":"/p","args":""}` {
+	if got := string(wire.AppendJSON(nil, e)); got != `{"message":"m\n","name":"n","path":"/p","args":""}` {
 		t.Errorf("got %s", got)
 	}
 }
@@ -99,13 +100,13 @@ func TestCommands(t *testing.T) {
 		{Name: "a", Description: "A \"q\"", FilePath: "/a/SKILL.md"},
 		{Name: "B", Description: "upper", FilePath: "/B/SKILL.md"},
 	})
-	got := string(l.AppendJSON(nil))
+	got := string(wire.AppendJSON(nil, l))
 	want := `{"commands":[{"name":"skill:a","description":"A \"q\"","path":"/a/SKILL.md"},` +
 		`{"name":"skill:B","description":"upper","path":"/B/SKILL.md"},{"name":"skill:b","description":"B","path":"/b/SKILL.md"}]}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	if got := string(core.Commands(nil).AppendJSON(nil)); got != `{"commands":[]}` {
+	if got := string(wire.AppendJSON(nil, core.Commands(nil))); got != `{"commands":[]}` {
 		t.Errorf("empty: %s", got)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/internal/corpus"
+	"github.com/skilldex/skilldex/wire"
 )
 
 var update = flag.Bool("update", false, "rewrite the want.json section of every conformance case")
@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the want.json section of every 
 // corpusDir is the conformance corpus shared by every runtime's driver.
 const corpusDir = "../testdata/conformance"
 
-// TestConformance replays every case of the corpus through core.Call on the
+// TestConformance replays every case of the corpus through wire.Call on the
 // in-memory FS and on the OS FS, and requires both to give want.json byte
 // for byte (SPEC S42).
 func TestConformance(t *testing.T) {
@@ -32,12 +32,12 @@ func TestConformance(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()
-			mem := core.Call(c.MemFS(), c.Request)
+			mem := wire.Call(c.MemFS(), c.Request)
 			osys, err := c.OSFS(t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
-			onDisk := core.Call(osys, c.Request)
+			onDisk := wire.Call(osys, c.Request)
 			if !bytes.Equal(mem, onDisk) {
 				t.Errorf("S42: the in-memory and OS filesystems disagree\nmemfs: %s\nosfs:  %s", mem, onDisk)
 			}

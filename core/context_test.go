@@ -8,6 +8,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // TestContextFiles covers S38 and S39 on small trees; the conformance
@@ -136,7 +137,7 @@ func TestContextFiles_errorsAndJSON(t *testing.T) {
 	}}
 	want := `{"files":[{"path":"/h/.xcsh/agent/XCSH.md","content":"u\n","level":"user","depth":null},` +
 		`{"path":"/w/XCSH.md","content":"w","level":"project","depth":3}]}`
-	if got := string(r.AppendJSON(nil)); got != want {
+	if got := string(wire.AppendJSON(nil, r)); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 	"github.com/skilldex/skilldex/internal/corpus"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // FuzzDiscover runs whole discovery (SPEC sections 3 to 5) over random
@@ -29,7 +30,7 @@ import (
 // ENOTDIR/EFBIG faults; random options and filters.
 //
 // The oracle:
-//   - Discover never panics, and through core.Call the same request gives
+//   - Discover never panics, and through wire.Call the same request gives
 //     the same bytes (no INTERNAL error);
 //   - nothing is lost: every well-formed skill placed in a scanned root is in
 //     skills, or in shadowed with the reason the filters give (S24) or,
@@ -793,7 +794,7 @@ func (w *fuzzWorld) check(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
 	}
-	got := res.AppendJSON(nil)
+	got := wire.AppendJSON(nil, res)
 	if !json.Valid(got) {
 		t.Fatalf("invalid JSON: %s", got)
 	}
@@ -801,20 +802,20 @@ func (w *fuzzWorld) check(t *testing.T) {
 	// S42: the same bytes again, through Call, and with shuffled listings
 	// and no PrefixReader.
 	res2, _ := core.Discover(fsys, w.ctx.cwd, w.ctx.home, w.opts)
-	if again := res2.AppendJSON(nil); !bytes.Equal(again, got) {
+	if again := wire.AppendJSON(nil, res2); !bytes.Equal(again, got) {
 		t.Fatalf("second call differs:\n%s\n%s", got, again)
 	}
 	h := fnv.New64a()
 	h.Write(w.in.data)
 	shuffled := &shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(h.Sum64(), 7))}
 	res3, _ := core.Discover(shuffled, w.ctx.cwd, w.ctx.home, w.opts)
-	if again := res3.AppendJSON(nil); !bytes.Equal(again, got) {
+	if again := wire.AppendJSON(nil, res3); !bytes.Equal(again, got) {
 		t.Fatalf("shuffled listing or whole-file reads differ:\n%s\n%s", got, again)
 	}
 	optsJSON, _ := json.Marshal(w.opts)
 	req, _ := json.Marshal(map[string]any{"op": "discover", "cwd": w.ctx.cwd, "home": w.ctx.home,
 		"options": json.RawMessage(optsJSON)})
-	if viaCall := core.Call(fsys, req); !bytes.Equal(viaCall, got) {
+	if viaCall := wire.Call(fsys, req); !bytes.Equal(viaCall, got) {
 		t.Fatalf("Call differs:\n%s\n%s", got, viaCall)
 	}
 
@@ -839,7 +840,7 @@ func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
 		if err != nil {
 			t.Fatalf("ScanDir(%s): %v", root, err)
 		}
-		if again, _ := core.ScanDir(&shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(1, 2))}, root, "claude:project"); !bytes.Equal(again.AppendJSON(nil), res.AppendJSON(nil)) {
+		if again, _ := core.ScanDir(&shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(1, 2))}, root, "claude:project"); !bytes.Equal(wire.AppendJSON(nil, again), wire.AppendJSON(nil, res)) {
 			t.Fatalf("S42: ScanDir(%s) depends on listing order or PrefixReader", root)
 		}
 		code := w.rootCode(root)

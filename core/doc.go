@@ -3,8 +3,8 @@
 // over a filesystem the host supplies ([FS]); it never imports os or
 // syscall, so the same code runs natively and inside the wasm module.
 //
-// The rules below are those of the skilldex specification (SPEC.md, rule
-// ids S1...). Each names the function that applies it.
+// The rules below are those of the skilldex specification (docs/SPEC.md,
+// rule ids S1...). Each names the function that applies it.
 //
 // # Inputs
 //
@@ -137,7 +137,8 @@
 //
 // # Calling the engine as data
 //
-// [Call] takes a JSON [Request] and returns JSON: it is the one entry point
-// of the wasm module, the JS package and the conformance corpus, so every
-// runtime runs exactly the same decoding and encoding.
+// This package is the Go API only. The JSON form of a call (a request in,
+// a reply out, SPEC section 12) is package wire: the one entry point of the
+// wasm module, the JS package and the conformance corpus, so every runtime
+// runs exactly the same decoding and encoding.
 package core

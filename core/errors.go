@@ -1,5 +1,7 @@
 package core
 
+import "github.com/skilldex/skilldex/internal/panictext"
+
 // Error codes of failed operations. They are stable: hosts and the JS
 // package expose them as the `code` of an error, and tests match on them.
 const (
@@ -23,15 +25,7 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-// AppendJSON appends {"error":{"code","message"}} (SPEC section 12).
-func (e *Error) AppendJSON(b []byte) []byte {
-	w := jsonWriter{b}
-	w.raw(`{"error":{"code":`)
-	w.str(e.Code)
-	w.raw(`,"message":`)
-	w.str(e.Message)
-	w.raw("}}")
-	return w.b
-}
-
 func errorf(code, message string) *Error { return &Error{Code: code, Message: message} }
+
+// panicText is the message of a recovered panic value.
+func panicText(r any) string { return panictext.Of(r) }

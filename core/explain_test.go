@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // TestExplain builds an S41 explanation from a hand-made S27 result.
@@ -60,7 +61,7 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := string(e.AppendJSON(nil))
+	got := string(wire.AppendJSON(nil, e))
 	wantJSON := `{"name":"docx","winner":null,"candidates":[{"filePath":"/x/SKILL.md","source":"custom:user","outcome":"ignored","reason":"the name matches a pattern of ignoredSkills"}]}`
 	if got != wantJSON {
 		t.Errorf("JSON\n got %s\nwant %s", got, wantJSON)

@@ -17,6 +17,7 @@ import (
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 	"github.com/skilldex/skilldex/fsadapter/osfs"
 	"github.com/skilldex/skilldex/internal/corpus"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // Fault tests (issue 7): the filesystem misbehaves under one skill, and
@@ -280,7 +281,7 @@ func runFaultCases(t *testing.T, cases []faultCase) {
 						t.Fatal(err)
 					}
 					checkFaultResult(t, tc, res)
-					outputs[kind] = res.AppendJSON(nil)
+					outputs[kind] = wire.AppendJSON(nil, res)
 				})
 				if !ok {
 					return
@@ -581,12 +582,12 @@ func TestCall_panickingFS(t *testing.T) {
 	buildNeighbours(t, m)
 	fsys := panicFS{FS: m, under: fRoot}
 	req := []byte(`{"op":"discover","cwd":"` + fCwd + `","home":"` + fHome + `"}`)
-	got := string(core.Call(fsys, req))
+	got := string(wire.Call(fsys, req))
 	if !strings.HasPrefix(got, `{"error":{"code":"INTERNAL","message":"internal error: adapter bug in ReadDir `+fRoot) {
 		t.Fatalf("Call with a panicking FS = %s, want an INTERNAL error", got)
 	}
-	want := string(core.Call(m, req))
-	if again := string(core.Call(fsys, []byte(`{"op":"scanDir","dir":"`+fOther+`"}`))); !strings.Contains(again, `"other-good"`) {
+	want := string(wire.Call(m, req))
+	if again := string(wire.Call(fsys, []byte(`{"op":"scanDir","dir":"`+fOther+`"}`))); !strings.Contains(again, `"other-good"`) {
 		t.Fatalf("the next call = %s", again)
 	}
 	if !strings.Contains(want, `"zzz-good"`) {

@@ -1,161 +1,112 @@
 package core
 
-import (
-	"math"
-	"strconv"
-	"unicode/utf8"
-)
+import "github.com/skilldex/skilldex/internal/jsontext"
 
-// jsonWriter appends compact JSON to a byte slice. It is hand-written for
-// two reasons: the output must be byte-identical on every runtime (SPEC S42),
-// which means matching JavaScript's JSON.stringify exactly (no escaping of
-// <, > or &; numbers in ECMAScript's shortest form), and encoding/json is
-// large and slow inside the wasm module.
+// The engine reads JSON (the plugin registry of S20) and keeps each skill's
+// frontmatter compactly as its JSON text (see [Map]); the text rules are
+// package jsontext's. The JSON request/reply layer is package wire, which
+// writes frontmatter values through the hooks set here.
+
+// maxJSONDepth bounds nesting when decoding JSON, for the same reason
+// frontmatter nesting is bounded: a deep document must not exhaust the
+// stack inside the wasm module.
+const maxJSONDepth = jsontext.MaxDepth
+
+func init() {
+	jsontext.WriteValue = func(w *jsontext.Writer, v any) { writeValue(w, v) }
+	jsontext.ValueSize = func(v any) int { return valueSizeHint(v) }
+}
+
+// parseJSON decodes one JSON document into a [Value], keeping object keys in
+// document order (encoding/json's maps would lose it, and S20 needs the
+// plugin registry's order). Numbers become float64; nesting deeper than 64
+// levels is an error.
+func parseJSON(data []byte) (Value, error) {
+	return jsontext.Parse(data, newObject)
+}
+
+func newObject() jsontext.Object { return &Map{} }
+
+// jsonWriter writes frontmatter values as JSON (compactMap, and tests).
 type jsonWriter struct {
 	b []byte
 }
 
-func (w *jsonWriter) raw(s string) { w.b = append(w.b, s...) }
+func (w *jsonWriter) str(s string) { w.b = appendJSON(w.b, s) }
 
-func (w *jsonWriter) byte(c byte) { w.b = append(w.b, c) }
+func (w *jsonWriter) num(f float64) { w.b = appendJSON(w.b, f) }
 
-// key writes `"k":`, preceded by a comma unless first.
-func (w *jsonWriter) key(k string, first bool) {
-	if !first {
-		w.b = append(w.b, ',')
-	}
-	w.str(k)
-	w.b = append(w.b, ':')
+func (w *jsonWriter) value(v Value) { w.b = appendJSON(w.b, v) }
+
+// appendJSON appends the JSON of a frontmatter value.
+func appendJSON(b []byte, v Value) []byte {
+	w := jsontext.Writer{B: b}
+	writeValue(&w, v)
+	return w.B
 }
 
-const hexDigits = "0123456789abcdef"
-
-// str writes s as a JSON string the way JSON.stringify does. Invalid UTF-8
-// (which the core never produces) is written as U+FFFD.
-func (w *jsonWriter) str(s string) {
-	w.b = append(w.b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			w.b = append(w.b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				w.b = append(w.b, '\\', c)
-			case '\b':
-				w.b = append(w.b, '\\', 'b')
-			case '\f':
-				w.b = append(w.b, '\\', 'f')
-			case '\n':
-				w.b = append(w.b, '\\', 'n')
-			case '\r':
-				w.b = append(w.b, '\\', 'r')
-			case '\t':
-				w.b = append(w.b, '\\', 't')
-			default:
-				w.b = append(w.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			w.b = append(w.b, s[start:i]...)
-			w.b = append(w.b, "\uFFFD"...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	w.b = append(w.b, s[start:]...)
-	w.b = append(w.b, '"')
-}
-
-// num writes f as ECMAScript's Number.prototype.toString would, which is
-// what JSON.stringify emits. NaN and infinities are null (SPEC S6).
-func (w *jsonWriter) num(f float64) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		w.raw("null")
-		return
-	}
-	if f == 0 {
-		w.byte('0') // also for -0, as JSON.stringify(-0) is "0"
-		return
-	}
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs < 1e-6 || abs >= 1e21 {
-		format = 'e'
-	}
-	b := strconv.AppendFloat(w.b, f, format, -1, 64)
-	if format == 'e' {
-		// Go writes 1e-07 where ECMAScript writes 1e-7.
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	w.b = b
-}
-
-func (w *jsonWriter) boolean(v bool) {
-	if v {
-		w.raw("true")
-	} else {
-		w.raw("false")
-	}
-}
-
-func (w *jsonWriter) strings(list []string) {
-	w.byte('[')
-	for i, s := range list {
-		if i > 0 {
-			w.byte(',')
-		}
-		w.str(s)
-	}
-	w.byte(']')
-}
-
-// value writes a frontmatter [Value].
-func (w *jsonWriter) value(v Value) {
+// writeValue writes a frontmatter [Value].
+func writeValue(w *jsontext.Writer, v Value) {
 	switch v := v.(type) {
 	case nil:
-		w.raw("null")
+		w.Raw("null")
 	case bool:
-		w.boolean(v)
+		w.Bool(v)
 	case float64:
-		w.num(v)
+		w.Num(v)
 	case string:
-		w.str(v)
+		w.Str(v)
 	case []Value:
-		w.byte('[')
+		w.Byte('[')
 		for i, e := range v {
 			if i > 0 {
-				w.byte(',')
+				w.Byte(',')
 			}
-			w.value(e)
+			writeValue(w, e)
 		}
-		w.byte(']')
+		w.Byte(']')
 	case *Map:
 		if v.raw != nil {
-			w.b = append(w.b, v.raw...)
+			w.B = append(w.B, v.raw...)
 			return
 		}
-		w.byte('{')
+		w.Byte('{')
 		for i, k := range v.Keys() {
-			w.key(k, i == 0)
-			w.value(v.vals[i])
+			w.Key(k, i == 0)
+			writeValue(w, v.vals[i])
 		}
-		w.byte('}')
+		w.Byte('}')
 	default:
 		panic("core: a Value holds an unsupported type")
 	}
+}
+
+// valueSizeHint is about the size of v's JSON.
+func valueSizeHint(v Value) int {
+	switch v := v.(type) {
+	case string:
+		return len(v) + 2
+	case []Value:
+		n := 2
+		for _, e := range v {
+			n += valueSizeHint(e) + 1
+		}
+		return n
+	case *Map:
+		if v == nil {
+			return 2
+		}
+		if v.raw != nil {
+			return len(v.raw)
+		}
+		n := 2
+		for i, k := range v.keys {
+			n += len(k) + 4 + valueSizeHint(v.vals[i])
+			if i > 64 {
+				break // a rough figure is enough
+			}
+		}
+		return n
+	}
+	return 24 // null, a boolean or a number
 }

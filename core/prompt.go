@@ -165,28 +165,6 @@ func RenderPrompt(skills []Skill, opts PromptOptions) (*Prompt, error) {
 	return p, nil
 }
 
-// AppendJSON appends {"text","format","omitted","shortened"} (SPEC section 12).
-func (p *Prompt) AppendJSON(b []byte) []byte {
-	w := jsonWriter{b}
-	w.raw(`{"text":`)
-	w.str(p.Text)
-	w.raw(`,"format":`)
-	w.str(p.Format)
-	w.raw(`,"omitted":`)
-	w.strings(nonNil(p.Omitted))
-	w.raw(`,"shortened":`)
-	w.strings(nonNil(p.Shortened))
-	w.byte('}')
-	return w.b
-}
-
-func nonNil(list []string) []string {
-	if list == nil {
-		return []string{}
-	}
-	return list
-}
-
 type promptItem struct {
 	name, desc, location string
 }
@@ -291,17 +269,4 @@ func xmlEscape(b *strings.Builder, s string) {
 			b.WriteRune(utf8.RuneError)
 		}
 	}
-}
-
-func callRenderPrompt(fsys FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	opts := PromptOptions{ReadTool: req.ReadTool == nil || *req.ReadTool, Format: req.Format, MaxChars: req.MaxChars}
-	p, err := RenderPrompt(res.Skills, opts)
-	if err != nil {
-		return nil, err
-	}
-	return p.AppendJSON(b), nil
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/wire"
 )
 
 func promptSkills() []core.Skill {
@@ -47,7 +48,7 @@ func TestRenderPrompt_formats(t *testing.T) {
 	if x.Text != wantXML || x.Format != "xml" {
 		t.Errorf("xml:\n%s\nwant:\n%s", x.Text, wantXML)
 	}
-	got := string(x.AppendJSON(nil))
+	got := string(wire.AppendJSON(nil, x))
 	if !strings.HasPrefix(got, `{"text":"<available_skills>\n<skill>`) || !strings.HasSuffix(got, `,"format":"xml","omitted":[],"shortened":[]}`) {
 		t.Errorf("JSON: %s", got)
 	}
@@ -66,7 +67,7 @@ func TestRenderPrompt_noReadToolOrSkills(t *testing.T) {
 	if err != nil || p.Text != "" || len(p.Omitted) != 0 {
 		t.Errorf("no skills: %+v %v", p, err)
 	}
-	if got := string(p.AppendJSON(nil)); got != `{"text":"","format":"xml","omitted":[],"shortened":[]}` {
+	if got := string(wire.AppendJSON(nil, p)); got != `{"text":"","format":"xml","omitted":[],"shortened":[]}` {
 		t.Errorf("JSON %s", got)
 	}
 }

@@ -146,7 +146,7 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 		}
 		return []providerItem{{warning: "Failed to read plugin registry: " + file + " (" + ErrorCode(err) + ")"}}
 	}
-	doc, err := ParseJSON(data)
+	doc, err := parseJSON(data)
 	top, _ := doc.(*Map)
 	var plugins *Map
 	if err == nil && top != nil {

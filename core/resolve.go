@@ -96,24 +96,6 @@ func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
 	return &Resource{URL: url, Content: content, ContentType: ct, Size: len(content), SourcePath: target}, nil
 }
 
-// AppendJSON appends {"url","content","contentType","size","sourcePath"}
-// (SPEC section 12).
-func (r *Resource) AppendJSON(b []byte) []byte {
-	w := jsonWriter{b}
-	w.raw(`{"url":`)
-	w.str(r.URL)
-	w.raw(`,"content":`)
-	w.str(r.Content)
-	w.raw(`,"contentType":`)
-	w.str(r.ContentType)
-	w.raw(`,"size":`)
-	w.num(float64(r.Size))
-	w.raw(`,"sourcePath":`)
-	w.str(r.SourcePath)
-	w.byte('}')
-	return w.b
-}
-
 func invalidURL(url string) *Error { return errorf(CodeInvalidURL, "Invalid URL: "+url) }
 
 // parseSkillURL splits a skill:// URL into its decoded name and path (S29).
@@ -340,19 +322,6 @@ func ListFiles(fsys FS, name string, skills []Skill) (*FileList, error) {
 	return &FileList{Name: s.Name, BaseDir: base, Files: files}, nil
 }
 
-// AppendJSON appends {"name","baseDir","files"} (SPEC section 12).
-func (l *FileList) AppendJSON(b []byte) []byte {
-	w := jsonWriter{b}
-	w.raw(`{"name":`)
-	w.str(l.Name)
-	w.raw(`,"baseDir":`)
-	w.str(l.BaseDir)
-	w.raw(`,"files":`)
-	w.strings(l.Files)
-	w.byte('}')
-	return w.b
-}
-
 // walkSkillDir lists the files below dir as [ListFiles] describes. It fails
 // only when dir itself has no realpath or cannot be listed.
 func walkSkillDir(fsys FS, dir string) ([]string, error) {
@@ -421,28 +390,4 @@ func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry)
 			w.walk(p, rel+e.Name+"/", childReal, depth+1, sub)
 		}
 	}
-}
-
-func callResolve(fsys FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	r, err := Resolve(fsys, req.URL, res.Skills)
-	if err != nil {
-		return nil, err
-	}
-	return r.AppendJSON(b), nil
-}
-
-func callListFiles(fsys FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	l, err := ListFiles(fsys, req.Name, res.Skills)
-	if err != nil {
-		return nil, err
-	}
-	return l.AppendJSON(b), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // resolveTree is a skill "pdf" with references, links in and out of it, a
@@ -190,7 +191,7 @@ func TestResolve_readFault(t *testing.T) {
 func TestResource_AppendJSON(t *testing.T) {
 	t.Parallel()
 	r := core.Resource{URL: "skill://a", Content: "x\n\"<&>", ContentType: "text/plain", Size: 6, SourcePath: "/a/SKILL.md"}
-	got := string(r.AppendJSON([]byte("prefix:")))
+	got := string(wire.AppendJSON([]byte("prefix:"), &r))
 	want := `prefix:{"url":"skill://a","content":"x\n\"<&>","contentType":"text/plain","size":6,"sourcePath":"/a/SKILL.md"}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -234,7 +235,7 @@ func TestListFiles(t *testing.T) {
 	if got.Name != "pdf" || got.BaseDir != "/skills/pdf" || !slices.Equal(got.Files, want) {
 		t.Errorf("ListFiles = %+v\nwant files %q", got, want)
 	}
-	if j := string(got.AppendJSON(nil)); !strings.HasPrefix(j, `{"name":"pdf","baseDir":"/skills/pdf","files":["%2e%2e","B.md",`) {
+	if j := string(wire.AppendJSON(nil, got)); !strings.HasPrefix(j, `{"name":"pdf","baseDir":"/skills/pdf","files":["%2e%2e","B.md",`) {
 		t.Errorf("JSON %s", j)
 	}
 }

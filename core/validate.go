@@ -131,33 +131,6 @@ func Validate(fsys FS, skillDir string) (*Validation, error) {
 	return v.out, nil
 }
 
-// AppendJSON appends {"dir","diagnostics":[{"code","severity","message","line"?}]}
-// (SPEC section 12).
-func (r *Validation) AppendJSON(b []byte) []byte {
-	w := jsonWriter{b}
-	w.raw(`{"dir":`)
-	w.str(r.Dir)
-	w.raw(`,"diagnostics":[`)
-	for i, d := range r.Diagnostics {
-		if i > 0 {
-			w.byte(',')
-		}
-		w.raw(`{"code":`)
-		w.str(d.Code)
-		w.raw(`,"severity":`)
-		w.str(d.Severity)
-		w.raw(`,"message":`)
-		w.str(d.Message)
-		if d.Line > 0 {
-			w.raw(`,"line":`)
-			w.num(float64(d.Line))
-		}
-		w.byte('}')
-	}
-	w.raw("]}")
-	return w.b
-}
-
 type validator struct {
 	fsys FS
 	dir  string
@@ -523,12 +496,4 @@ func sortedEntries(entries []DirEntry) []DirEntry {
 	out := slices.Clone(entries)
 	slices.SortFunc(out, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	return out
-}
-
-func callValidate(fsys FS, req *Request, b []byte) ([]byte, error) {
-	r, err := Validate(fsys, req.Dir)
-	if err != nil {
-		return nil, err
-	}
-	return r.AppendJSON(b), nil
 }

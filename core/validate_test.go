@@ -8,6 +8,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // TestValidate checks the codes, severities and lines of S40 diagnostics.
@@ -119,7 +120,7 @@ func TestValidation_AppendJSON(t *testing.T) {
 	v := &core.Validation{Dir: "/d", Diagnostics: []core.Diagnostic{
 		{Code: "a", Severity: "error", Message: "m", Line: 2}, {Code: "b", Severity: "info", Message: "n"}}}
 	want := `{"dir":"/d","diagnostics":[{"code":"a","severity":"error","message":"m","line":2},{"code":"b","severity":"info","message":"n"}]}`
-	if got := string(v.AppendJSON(nil)); got != want {
+	if got := string(wire.AppendJSON(nil, v)); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

@@ -48,7 +48,7 @@ func (m *Map) full() *Map {
 	if t := m.tree.Load(); t != nil {
 		return t
 	}
-	v, _ := ParseJSON(m.raw)
+	v, _ := parseJSON(m.raw)
 	t, _ := v.(*Map)
 	if t == nil {
 		t = &Map{}

@@ -5,8 +5,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/internal/corpus"
+	"github.com/skilldex/skilldex/wire"
 )
 
 const corpusDir = "../testdata/conformance"
@@ -25,14 +25,14 @@ func loadCorpus(t *testing.T) []*corpus.Case {
 
 // TestCorpus replays every conformance case through the module under
 // wazero, over the case's in-memory tree, and requires the reply to be
-// byte-identical to core.Call on the same tree and to want.json (SPEC S42).
+// byte-identical to wire.Call on the same tree and to want.json (SPEC S42).
 func TestCorpus(t *testing.T) {
 	ctx := context.Background()
 	swap := &swapFS{}
 	eng := newEngine(t, swap)
 	for _, c := range loadCorpus(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			native := core.Call(c.MemFS(), c.Request)
+			native := wire.Call(c.MemFS(), c.Request)
 			swap.fs = c.MemFS()
 			got, err := eng.Call(ctx, c.Request)
 			if err != nil {
@@ -65,7 +65,7 @@ func TestCorpus_osfs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			native := core.Call(c.MemFS(), c.Request)
+			native := wire.Call(c.MemFS(), c.Request)
 			swap.fs = osys
 			got, err := eng.Call(ctx, c.Request)
 			if err != nil {

@@ -13,11 +13,12 @@ import (
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 	"github.com/skilldex/skilldex/internal/corpus"
 	"github.com/skilldex/skilldex/wasmhost"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // Differential fuzzing: random trees and options (FuzzDifferentialDiscover)
 // and random skill:// URLs (FuzzDifferentialResolve) run natively through
-// core.Call and through the module under wazero, on the same in-memory
+// wire.Call and through the module under wazero, on the same in-memory
 // filesystem; the replies must be identical bytes (SPEC S42).
 //
 //	go test ./runtime-test -run '^$' -fuzz FuzzDifferentialDiscover -fuzztime 10m
@@ -52,7 +53,7 @@ func fuzzEngine(t testing.TB) *wasmhost.Engine {
 func differ(t *testing.T, fsys core.FS, request []byte, describe func() string) {
 	t.Helper()
 	e := fuzzEngine(t)
-	native := core.Call(fsys, request)
+	native := wire.Call(fsys, request)
 	fuzzSwap.fs = fsys
 	got, err := e.Call(context.Background(), request)
 	fuzzSwap.fs = nil

@@ -5,7 +5,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // 10000 consecutive calls (2000 with -short) on one instance keep its
@@ -33,7 +33,7 @@ func TestMemory_bounded(t *testing.T) {
 	}
 	natives := make([][]byte, len(requests))
 	for i, r := range requests {
-		natives[i] = core.Call(tree, r)
+		natives[i] = wire.Call(tree, r)
 	}
 	big := []byte(`{"op":"resolve","cwd":"/home/u/proj","home":"/home/u","url":"skill://c/big.txt"}`)
 	// Linear memory at the checkpoints: after a warm-up, before and after
@@ -43,7 +43,7 @@ func TestMemory_bounded(t *testing.T) {
 	for i := 1; i <= calls; i++ {
 		req, want := requests[i%len(requests)], natives[i%len(requests)]
 		if i == half {
-			req, want = big, core.Call(tree, big)
+			req, want = big, wire.Call(tree, big)
 		}
 		got, err := e.Call(ctx, req)
 		if err != nil {

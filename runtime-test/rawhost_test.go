@@ -14,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/internal/corpus"
 	"github.com/skilldex/skilldex/wasm/abi"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // rawHost is a second host of the real module, written straight on wazero
@@ -154,7 +155,7 @@ func (h *rawHost) call(t *testing.T, request string) []byte {
 func TestGuest_hostBreaksABI(t *testing.T) {
 	tree := testTree(t)
 	h := newRawHost(t, tree)
-	native := core.Call(tree, []byte(testRequest))
+	native := wire.Call(tree, []byte(testRequest))
 	if got := h.call(t, testRequest); !bytes.Equal(got, native) {
 		t.Fatalf("the raw host disagrees with native\nwasm:   %s\nnative: %s", got, native)
 	}
@@ -206,7 +207,7 @@ func TestGuest_hostBreaksABI(t *testing.T) {
 		got := h.call(t, testRequest)
 		delete(h.broken, abi.ImportReadDir)
 		faulty := corpus.WithFaults(tree, []corpus.Fault{{Op: "readDir", Path: root, Code: "EIO"}})
-		if want := core.Call(faulty, []byte(testRequest)); !bytes.Equal(got, want) {
+		if want := wire.Call(faulty, []byte(testRequest)); !bytes.Equal(got, want) {
 			t.Fatalf("errno 77\nwasm:   %s\nnative with EIO: %s", got, want)
 		}
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 	"github.com/skilldex/skilldex/wasmhost"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // A guest that breaks the ABI in a host import (a pointer or length outside
@@ -127,7 +128,7 @@ func TestTrap_fsPanicRecovers(t *testing.T) {
 	tree := testTree(t)
 	fsys := &panicFS{FS: tree, PrefixReader: tree, path: "/home/u/.claude/skills"}
 	e := newEngine(t, fsys)
-	native := core.Call(tree, []byte(testRequest))
+	native := wire.Call(tree, []byte(testRequest))
 	for round := 1; round <= 3; round++ {
 		fsys.armed = true
 		_, err := e.Call(ctx, []byte(testRequest))
@@ -191,7 +192,7 @@ func TestTrap_cancelledContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if native := core.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+	if native := wire.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
 		t.Fatalf("after cancellation\nwasm:   %s\nnative: %s", got, native)
 	}
 }
@@ -244,7 +245,7 @@ func TestTrap_outOfMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if native := core.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+	if native := wire.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
 		t.Fatalf("after the trap\nwasm:   %s\nnative: %s", got, native)
 	}
 }
@@ -275,7 +276,7 @@ func TestEngine_concurrent(t *testing.T) {
 					errs <- err
 					return
 				}
-				if want := core.Call(tree, req); !bytes.Equal(got, want) {
+				if want := wire.Call(tree, req); !bytes.Equal(got, want) {
 					errs <- fmt.Errorf("goroutine %d call %d: %s\nwasm:   %s\nnative: %s", g, i, req, got, want)
 					return
 				}

@@ -9,16 +9,14 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/wasmhost"
+	"github.com/skilldex/skilldex/wire"
 )
-
-// appender is every core result type: its JSON is the reply.
-type appender interface{ AppendJSON([]byte) []byte }
 
 // typedCall runs req through the typed method of its op and returns the
 // JSON of the result (or of the *core.Error); ok is false for a request
 // the typed API cannot express (an unknown field, op or option key).
 func typedCall(ctx context.Context, e *wasmhost.Engine, request []byte) (out []byte, ok bool, err error) {
-	var req core.Request
+	var req wire.Request
 	dec := json.NewDecoder(bytes.NewReader(request))
 	dec.DisallowUnknownFields()
 	if dec.Decode(&req) != nil {
@@ -35,7 +33,7 @@ func typedCall(ctx context.Context, e *wasmhost.Engine, request []byte) (out []b
 		l.Options = &opts
 	}
 	orTrue := func(b *bool) bool { return b == nil || *b }
-	var res appender
+	var res any // a core result type: wire.AppendJSON writes its reply
 	switch req.Op {
 	case "discover":
 		res, err = nilOr(e.Discover(ctx, l))
@@ -64,15 +62,15 @@ func typedCall(ctx context.Context, e *wasmhost.Engine, request []byte) (out []b
 	}
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code != core.CodeInternal {
-		return ce.AppendJSON(nil), true, nil
+		return wire.AppendJSON(nil, ce), true, nil
 	}
 	if err != nil {
 		return nil, true, err
 	}
-	return res.AppendJSON(nil), true, nil
+	return wire.AppendJSON(nil, res), true, nil
 }
 
-func nilOr[T appender](v T, err error) (appender, error) {
+func nilOr[T any](v T, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +99,7 @@ func TestTyped_corpus(t *testing.T) {
 		var op struct{ Op string }
 		json.Unmarshal(c.Request, &op)
 		ops[op.Op]++
-		if native := core.Call(c.MemFS(), c.Request); !bytes.Equal(got, native) {
+		if native := wire.Call(c.MemFS(), c.Request); !bytes.Equal(got, native) {
 			t.Errorf("%s: typed result differs from native\ntyped:  %s\nnative: %s", c.Path, got, native)
 		}
 	}

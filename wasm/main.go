@@ -23,6 +23,7 @@ import (
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/hostfs"
 	"github.com/skilldex/skilldex/wasm/abi"
+	"github.com/skilldex/skilldex/wire"
 )
 
 var (
@@ -95,7 +96,7 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	if busy {
 		// A host import called back into the module. The outer call
 		// still owns response, so answer from a fresh buffer.
-		reentry = (&core.Error{Code: core.CodeInternal, Message: "skilldex_call re-entered from a host import"}).AppendJSON(reentry[:0])
+		reentry = wire.AppendJSON(reentry[:0], &core.Error{Code: core.CodeInternal, Message: "skilldex_call re-entered from a host import"})
 		return pack(reentry)
 	}
 	busy = true
@@ -118,15 +119,15 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	return pack(response)
 }
 
-// run is core.AppendCall behind a second recover, for a panic that escapes
+// run is wire.AppendCall behind a second recover, for a panic that escapes
 // it (none should).
 func run(b, in []byte) (out []byte) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = (&core.Error{Code: core.CodeInternal, Message: "internal error: panic outside the engine"}).AppendJSON(b[:0])
+			out = wire.AppendJSON(b[:0], &core.Error{Code: core.CodeInternal, Message: "internal error: panic outside the engine"})
 		}
 	}()
-	return core.AppendCall(b, fsys, in)
+	return wire.AppendCall(b, fsys, in)
 }
 
 func pack(b []byte) uint64 {

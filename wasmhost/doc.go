@@ -38,7 +38,7 @@
 // # Calls
 //
 // [Engine.Call] takes a JSON request and returns the module's JSON reply,
-// exactly what core.Call returns for the same FS: an error reply
+// exactly what wire.Call returns for the same FS: an error reply
 // ({"error":{"code","message"}}) is a reply, not a Go error. The typed
 // methods ([Engine.Discover], [Engine.Resolve], ...) build the request and
 // decode the reply into the core types; there an error reply is a

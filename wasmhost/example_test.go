@@ -37,7 +37,7 @@ func Example() {
 	for _, s := range res.Skills {
 		fmt.Println(s.Name, s.Source, s.Description)
 	}
-	// The JSON form: the same bytes core.Call returns.
+	// The JSON form: the same bytes wire.Call returns.
 	reply, err := eng.Call(ctx, []byte(`{"op":"commands","cwd":"/home/u/proj","home":"/home/u"}`))
 	if err != nil {
 		log.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/wire"
 )
 
 // Load is the load context of every operation that works on discovered
@@ -241,7 +242,7 @@ type skillJSON struct {
 func (s *skillJSON) skill() (core.Skill, error) {
 	fm := &core.Map{}
 	if len(s.Frontmatter) > 0 {
-		v, err := core.ParseJSON(s.Frontmatter)
+		v, err := wire.ParseJSON(s.Frontmatter)
 		if err != nil {
 			return core.Skill{}, fmt.Errorf("frontmatter of %s: %v", s.FilePath, err)
 		}

@@ -1,4 +1,4 @@
-package core
+package wire
 
 import (
 	"bytes"
@@ -9,9 +9,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/internal/jsontext"
 )
 
-// The hand-written JSON decoder (jsondec.go) against encoding/json, which
+// The hand-written JSON decoder (decode.go and internal/jsontext) against encoding/json, which
 // the engine used before: the same documents are accepted, into the same
 // values. Where it differs on purpose: keys match exactly (encoding/json
 // also matches them case-insensitively), a request is exactly one JSON
@@ -19,7 +22,7 @@ import (
 // given twice only the last value is checked.
 
 // oracleParseJSON is ParseJSON as it was, on encoding/json's tokens.
-func oracleParseJSON(data []byte) (Value, error) {
+func oracleParseJSON(data []byte) (core.Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	v, err := oracleJSONValue(dec, 0)
 	if err != nil {
@@ -31,8 +34,8 @@ func oracleParseJSON(data []byte) (Value, error) {
 	return v, nil
 }
 
-func oracleJSONValue(dec *json.Decoder, depth int) (Value, error) {
-	if depth > maxJSONDepth {
+func oracleJSONValue(dec *json.Decoder, depth int) (core.Value, error) {
+	if depth > jsontext.MaxDepth {
 		return nil, errors.New("JSON nested too deeply")
 	}
 	tok, err := dec.Token()
@@ -43,7 +46,7 @@ func oracleJSONValue(dec *json.Decoder, depth int) (Value, error) {
 	case json.Delim:
 		switch t {
 		case '{':
-			m := &Map{}
+			m := &core.Map{}
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
@@ -61,7 +64,7 @@ func oracleJSONValue(dec *json.Decoder, depth int) (Value, error) {
 			}
 			return m, nil
 		case '[':
-			list := []Value{}
+			list := []any{}
 			for dec.More() {
 				v, err := oracleJSONValue(dec, depth+1)
 				if err != nil {
@@ -111,7 +114,7 @@ func FuzzParseJSON(f *testing.F) {
 // requestKeys are Request's and Options' JSON keys (json tags).
 var requestKeys = func() map[string]bool {
 	keys := map[string]bool{}
-	for _, v := range []any{Request{}, Options{}, Provider{}} {
+	for _, v := range []any{Request{}, core.Options{}, core.Provider{}} {
 		rt := reflect.TypeOf(v)
 		for i := range rt.NumField() {
 			keys[strings.Split(rt.Field(i).Tag.Get("json"), ",")[0]] = true
@@ -129,15 +132,15 @@ func onlyExactKeys(data []byte) bool {
 		return true
 	}
 	ok := true
-	var walk func(v Value)
-	walk = func(v Value) {
+	var walk func(v core.Value)
+	walk = func(v core.Value) {
 		switch v := v.(type) {
-		case []Value:
+		case []any:
 			for _, e := range v {
 				walk(e)
 			}
-		case *Map:
-			for i, k := range v.keys {
+		case *core.Map:
+			for _, k := range v.Keys() {
 				if !requestKeys[k] {
 					for known := range requestKeys {
 						if strings.EqualFold(k, known) || strings.EqualFold(strings.ReplaceAll(strings.ReplaceAll(k, "ſ", "s"), "K", "k"), known) {
@@ -145,7 +148,8 @@ func onlyExactKeys(data []byte) bool {
 						}
 					}
 				}
-				walk(v.vals[i])
+				x, _ := v.Get(k)
+				walk(x)
 			}
 		}
 	}
@@ -244,7 +248,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		if len(got.Options) == 0 {
 			return
 		}
-		gotOpts, wantOpts := DefaultOptions(), DefaultOptions()
+		gotOpts, wantOpts := core.DefaultOptions(), core.DefaultOptions()
 		err = decodeOptions(got.Options, &gotOpts)
 		dec = json.NewDecoder(bytes.NewReader(want.Options))
 		dec.DisallowUnknownFields()
@@ -278,9 +282,16 @@ func TestDecodeRequest_messages(t *testing.T) {
 }
 
 func mustJSON(s string) []byte {
-	var w jsonWriter
-	w.str(s)
-	return w.b
+	w := newWriter(nil)
+	w.Str(s)
+	return w.B
+}
+
+// valueJSON renders a frontmatter value the way every runtime returns it.
+func valueJSON(v core.Value) string {
+	w := newWriter(nil)
+	w.value(v)
+	return string(w.B)
 }
 
 // TestRawJSON: encoding/json reads and writes a RawJSON verbatim.

@@ -1,6 +1,11 @@
-package core
+package wire
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/internal/panictext"
+)
 
 // Request is one engine call in JSON, the form every host uses (the wasm
 // export, the JS package, the conformance corpus). Op selects the
@@ -29,7 +34,7 @@ type Request struct {
 }
 
 // operation runs one decoded request and appends its JSON result to b.
-type operation func(fsys FS, req *Request, b []byte) ([]byte, error)
+type operation func(fsys core.FS, req *Request, b []byte) ([]byte, error)
 
 // operations maps Request.Op to its implementation.
 var operations = map[string]operation{
@@ -49,83 +54,54 @@ var operations = map[string]operation{
 // Call decodes a JSON [Request], runs it against fsys and returns the JSON
 // result, or {"error":{"code","message"}} when it fails. It never panics:
 // a panic inside the engine is a bug and comes back as code INTERNAL.
-func Call(fsys FS, request []byte) []byte {
+func Call(fsys core.FS, request []byte) []byte {
 	return AppendCall(nil, fsys, request)
 }
 
 // AppendCall is [Call] appending to b, so a host can reuse one buffer.
-func AppendCall(b []byte, fsys FS, request []byte) (out []byte) {
+func AppendCall(b []byte, fsys core.FS, request []byte) (out []byte) {
 	start := len(b)
 	defer func() {
 		if r := recover(); r != nil {
-			out = errorf(CodeInternal, "internal error: "+panicText(r)).AppendJSON(b[:start])
+			out = appendError(b[:start], &core.Error{Code: core.CodeInternal, Message: "internal error: " + panictext.Of(r)})
 		}
 	}()
 	var req Request
 	if err := decodeRequest(request, &req); err != nil {
-		return errorf(CodeBadRequest, "bad request: "+err.Error()).AppendJSON(b)
+		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: " + err.Error()})
 	}
 	op := operations[req.Op]
 	if op == nil {
-		return errorf(CodeBadRequest, "bad request: unknown op "+strconv.Quote(req.Op)).AppendJSON(b)
+		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: unknown op " + strconv.Quote(req.Op)})
 	}
 	res, err := op(fsys, &req, b)
 	if err != nil {
-		e, ok := err.(*Error)
+		e, ok := err.(*core.Error)
 		if !ok {
-			e = errorf(CodeInternal, err.Error())
+			e = &core.Error{Code: core.CodeInternal, Message: err.Error()}
 		}
-		return e.AppendJSON(b[:start])
+		return appendError(b[:start], e)
 	}
 	return res
 }
 
-// options decodes req.Options over [DefaultOptions].
-func (req *Request) options() (Options, error) {
-	opts := DefaultOptions()
+// options decodes req.Options over [core.DefaultOptions].
+func (req *Request) options() (core.Options, error) {
+	opts := core.DefaultOptions()
 	if len(req.Options) == 0 {
 		return opts, nil
 	}
 	if err := decodeOptions(req.Options, &opts); err != nil {
-		return opts, errorf(CodeInvalidArgument, "invalid options: "+err.Error())
+		return opts, &core.Error{Code: core.CodeInvalidArgument, Message: "invalid options: " + err.Error()}
 	}
 	return opts, nil
 }
 
-// discover runs the request's load context through [Discover].
-func (req *Request) discover(fsys FS) (*Result, error) {
+// discover runs the request's load context through [core.Discover].
+func (req *Request) discover(fsys core.FS) (*core.Result, error) {
 	opts, err := req.options()
 	if err != nil {
 		return nil, err
 	}
-	return Discover(fsys, req.Cwd, req.Home, opts)
-}
-
-func callDiscover(fsys FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	return res.AppendJSON(b), nil
-}
-
-func callScanDir(fsys FS, req *Request, b []byte) ([]byte, error) {
-	res, err := ScanDir(fsys, req.Dir, req.Source)
-	if err != nil {
-		return nil, err
-	}
-	return res.AppendJSON(b), nil
-}
-
-// panicText is the message of a recovered panic value.
-func panicText(r any) string {
-	switch r := r.(type) {
-	case error:
-		return r.Error()
-	case string:
-		return r
-	case interface{ String() string }:
-		return r.String()
-	}
-	return "a panic"
+	return core.Discover(fsys, req.Cwd, req.Home, opts)
 }

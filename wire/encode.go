@@ -1,0 +1,393 @@
+package wire
+
+import (
+	"slices"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/internal/jsontext"
+)
+
+// AppendJSON appends the JSON form of an engine result, the reply of the
+// operation that returns it (SPEC section 12): a *core.Result,
+// *core.ScanResult, *core.Resource, *core.FileList, *core.Prompt,
+// *core.Expansion (null when nil), *core.CommandList, *core.ContextResult,
+// *core.Validation, *core.Explanation, *core.Skill or *core.Error. Any
+// other type is a bug in the caller, and panics.
+func AppendJSON(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case *core.Result:
+		return appendResult(b, v)
+	case *core.ScanResult:
+		return appendScanResult(b, v)
+	case *core.Resource:
+		return appendResource(b, v)
+	case *core.FileList:
+		return appendFileList(b, v)
+	case *core.Prompt:
+		return appendPrompt(b, v)
+	case *core.Expansion:
+		return appendExpansion(b, v)
+	case *core.CommandList:
+		return appendCommandList(b, v)
+	case *core.ContextResult:
+		return appendContextResult(b, v)
+	case *core.Validation:
+		return appendValidation(b, v)
+	case *core.Explanation:
+		return appendExplanation(b, v)
+	case *core.Skill:
+		return appendSkill(b, v)
+	case *core.Error:
+		return appendError(b, v)
+	}
+	panic("wire: AppendJSON of a type that is not an engine result")
+}
+
+// writer is a [jsontext.Writer] that also writes the parts replies share:
+// skills, warnings and frontmatter values.
+type writer struct {
+	jsontext.Writer
+}
+
+func newWriter(b []byte) writer { return writer{jsontext.Writer{B: b}} }
+
+// value writes a frontmatter value (see [jsontext.WriteValue]).
+func (w *writer) value(v core.Value) { jsontext.WriteValue(&w.Writer, v) }
+
+// appendExpansion appends {"message","name","path","args"}, or null for a nil
+// *Expansion: text that is not a skill command (SPEC section 12).
+func appendExpansion(b []byte, e *core.Expansion) []byte {
+	if e == nil {
+		return append(b, "null"...)
+	}
+	w := newWriter(b)
+	w.Raw(`{"message":`)
+	w.Str(e.Message)
+	w.Raw(`,"name":`)
+	w.Str(e.Name)
+	w.Raw(`,"path":`)
+	w.Str(e.Path)
+	w.Raw(`,"args":`)
+	w.Str(e.Args)
+	w.Byte('}')
+	return w.B
+}
+
+// appendCommandList appends {"commands":[{"name","description","path"}]} (SPEC
+// section 12).
+func appendCommandList(b []byte, l *core.CommandList) []byte {
+	w := newWriter(b)
+	w.Raw(`{"commands":[`)
+	for i, c := range l.Commands {
+		if i > 0 {
+			w.Byte(',')
+		}
+		w.Raw(`{"name":`)
+		w.Str(c.Name)
+		w.Raw(`,"description":`)
+		w.Str(c.Description)
+		w.Raw(`,"path":`)
+		w.Str(c.Path)
+		w.Byte('}')
+	}
+	w.Raw("]}")
+	return w.B
+}
+
+// appendContextResult appends {"files":[{"path","content","level","depth"}]}, depth
+// null for the user file (SPEC section 12).
+func appendContextResult(b []byte, r *core.ContextResult) []byte {
+	w := newWriter(b)
+	w.Raw(`{"files":[`)
+	for i, f := range r.Files {
+		if i > 0 {
+			w.Byte(',')
+		}
+		w.Raw(`{"path":`)
+		w.Str(f.Path)
+		w.Raw(`,"content":`)
+		w.Str(f.Content)
+		w.Raw(`,"level":`)
+		w.Str(f.Level)
+		w.Raw(`,"depth":`)
+		if f.Depth < 0 {
+			w.Raw("null")
+		} else {
+			w.Num(float64(f.Depth))
+		}
+		w.Byte('}')
+	}
+	w.Raw("]}")
+	return w.B
+}
+
+// appendError appends {"error":{"code","message"}} (SPEC section 12).
+func appendError(b []byte, e *core.Error) []byte {
+	w := newWriter(b)
+	w.Raw(`{"error":{"code":`)
+	w.Str(e.Code)
+	w.Raw(`,"message":`)
+	w.Str(e.Message)
+	w.Raw("}}")
+	return w.B
+}
+
+// appendExplanation appends {"name","winner","candidates":[{"filePath","source",
+// "outcome","reason"?}]}, winner null when no copy loaded (SPEC section 12).
+func appendExplanation(b []byte, e *core.Explanation) []byte {
+	w := newWriter(b)
+	w.Raw(`{"name":`)
+	w.Str(e.Name)
+	w.Raw(`,"winner":`)
+	if e.Winner == nil {
+		w.Raw("null")
+	} else {
+		w.skill(e.Winner)
+	}
+	w.Raw(`,"candidates":[`)
+	for i, c := range e.Candidates {
+		if i > 0 {
+			w.Byte(',')
+		}
+		w.Raw(`{"filePath":`)
+		w.Str(c.FilePath)
+		w.Raw(`,"source":`)
+		w.Str(c.Source)
+		w.Raw(`,"outcome":`)
+		w.Str(c.Outcome)
+		if c.Reason != "" {
+			w.Raw(`,"reason":`)
+			w.Str(c.Reason)
+		}
+		w.Byte('}')
+	}
+	w.Raw("]}")
+	return w.B
+}
+
+// appendPrompt appends {"text","format","omitted","shortened"} (SPEC section 12).
+func appendPrompt(b []byte, p *core.Prompt) []byte {
+	w := newWriter(b)
+	w.Raw(`{"text":`)
+	w.Str(p.Text)
+	w.Raw(`,"format":`)
+	w.Str(p.Format)
+	w.Raw(`,"omitted":`)
+	w.Strings(nonNil(p.Omitted))
+	w.Raw(`,"shortened":`)
+	w.Strings(nonNil(p.Shortened))
+	w.Byte('}')
+	return w.B
+}
+
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
+// appendResource appends {"url","content","contentType","size","sourcePath"}
+// (SPEC section 12).
+func appendResource(b []byte, r *core.Resource) []byte {
+	w := newWriter(b)
+	w.Raw(`{"url":`)
+	w.Str(r.URL)
+	w.Raw(`,"content":`)
+	w.Str(r.Content)
+	w.Raw(`,"contentType":`)
+	w.Str(r.ContentType)
+	w.Raw(`,"size":`)
+	w.Num(float64(r.Size))
+	w.Raw(`,"sourcePath":`)
+	w.Str(r.SourcePath)
+	w.Byte('}')
+	return w.B
+}
+
+// appendFileList appends {"name","baseDir","files"} (SPEC section 12).
+func appendFileList(b []byte, l *core.FileList) []byte {
+	w := newWriter(b)
+	w.Raw(`{"name":`)
+	w.Str(l.Name)
+	w.Raw(`,"baseDir":`)
+	w.Str(l.BaseDir)
+	w.Raw(`,"files":`)
+	w.Strings(l.Files)
+	w.Byte('}')
+	return w.B
+}
+
+// appendSkill appends the skill's JSON object, keys in SPEC order.
+func appendSkill(b []byte, s *core.Skill) []byte {
+	w := newWriter(b)
+	w.skill(s)
+	return w.B
+}
+
+func (w *writer) skill(s *core.Skill) {
+	w.Raw(`{"name":`)
+	w.Str(s.Name)
+	w.Raw(`,"description":`)
+	w.Str(s.Description)
+	w.Raw(`,"filePath":`)
+	w.Str(s.FilePath)
+	w.Raw(`,"baseDir":`)
+	w.Str(s.BaseDir)
+	w.Raw(`,"source":`)
+	w.Str(s.Source)
+	w.Raw(`,"provider":`)
+	w.Str(s.Provider)
+	w.Raw(`,"providerName":`)
+	w.Str(s.ProviderName)
+	w.Raw(`,"level":`)
+	w.Str(s.Level)
+	w.Raw(`,"sourcePath":`)
+	w.Str(s.SourcePath)
+	w.Raw(`,"frontmatter":`)
+	if s.Frontmatter == nil {
+		w.Raw("{}")
+	} else {
+		w.value(s.Frontmatter)
+	}
+	if s.Contexts != nil {
+		w.Raw(`,"contexts":`)
+		w.Strings(s.Contexts)
+	}
+	if s.Globs != nil {
+		w.Raw(`,"globs":`)
+		w.Strings(s.Globs)
+	}
+	if s.AlwaysApply != nil {
+		w.Raw(`,"alwaysApply":`)
+		w.Bool(*s.AlwaysApply)
+	}
+	w.Byte('}')
+}
+
+func (w *writer) skills(list []core.Skill) {
+	w.Byte('[')
+	for i := range list {
+		if i > 0 {
+			w.Byte(',')
+		}
+		w.skill(&list[i])
+	}
+	w.Byte(']')
+}
+
+func (w *writer) warnings(list []core.Warning) {
+	w.Byte('[')
+	for i, x := range list {
+		if i > 0 {
+			w.Byte(',')
+		}
+		w.Raw(`{"skillPath":`)
+		w.Str(x.SkillPath)
+		w.Raw(`,"message":`)
+		w.Str(x.Message)
+		w.Byte('}')
+	}
+	w.Byte(']')
+}
+
+// appendResult appends {"skills","warnings","shadowed"} (SPEC section 12).
+func appendResult(b []byte, r *core.Result) []byte {
+	n := skillsSizeHint(r.Skills) + warningsSizeHint(r.Warnings) + 64
+	for i := range r.Shadowed {
+		x := &r.Shadowed[i]
+		n += 64 + len(x.Name) + len(x.FilePath) + len(x.Source) + len(x.Reason) + len(x.Winner)
+	}
+	w := newWriter(slices.Grow(b, n))
+	w.Raw(`{"skills":`)
+	w.skills(r.Skills)
+	w.Raw(`,"warnings":`)
+	w.warnings(r.Warnings)
+	w.Raw(`,"shadowed":[`)
+	for i, x := range r.Shadowed {
+		if i > 0 {
+			w.Byte(',')
+		}
+		w.Raw(`{"name":`)
+		w.Str(x.Name)
+		w.Raw(`,"filePath":`)
+		w.Str(x.FilePath)
+		w.Raw(`,"source":`)
+		w.Str(x.Source)
+		w.Raw(`,"reason":`)
+		w.Str(x.Reason)
+		if x.Winner != "" {
+			w.Raw(`,"winner":`)
+			w.Str(x.Winner)
+		}
+		w.Byte('}')
+	}
+	w.Raw("]}")
+	return w.B
+}
+
+// appendScanResult appends {"skills","warnings"} (SPEC section 12).
+func appendScanResult(b []byte, r *core.ScanResult) []byte {
+	w := newWriter(slices.Grow(b, skillsSizeHint(r.Skills)+warningsSizeHint(r.Warnings)+32))
+	w.Raw(`{"skills":`)
+	w.skills(r.Skills)
+	w.Raw(`,"warnings":`)
+	w.warnings(r.Warnings)
+	w.Byte('}')
+	return w.B
+}
+
+// skillsSizeHint is about the size of the skills' JSON (a little more,
+// unless strings need escapes), so that a reply's buffer is allocated once:
+// growing it step by step allocated five times its size (50 MB for 10000
+// skills).
+func skillsSizeHint(list []core.Skill) int {
+	n := 2
+	for i := range list {
+		s := &list[i]
+		n += 200 + len(s.Name) + len(s.Description) + len(s.FilePath) + len(s.BaseDir) + len(s.Source) +
+			len(s.Provider) + len(s.ProviderName) + len(s.Level) + len(s.SourcePath) + jsontext.ValueSize(s.Frontmatter)
+		for _, c := range s.Contexts {
+			n += len(c) + 3
+		}
+		for _, g := range s.Globs {
+			n += len(g) + 3
+		}
+	}
+	return n
+}
+
+func warningsSizeHint(list []core.Warning) int {
+	n := 2
+	for _, x := range list {
+		n += 32 + len(x.SkillPath) + len(x.Message)
+	}
+	return n
+}
+
+// appendValidation appends {"dir","diagnostics":[{"code","severity","message","line"?}]}
+// (SPEC section 12).
+func appendValidation(b []byte, r *core.Validation) []byte {
+	w := newWriter(b)
+	w.Raw(`{"dir":`)
+	w.Str(r.Dir)
+	w.Raw(`,"diagnostics":[`)
+	for i, d := range r.Diagnostics {
+		if i > 0 {
+			w.Byte(',')
+		}
+		w.Raw(`{"code":`)
+		w.Str(d.Code)
+		w.Raw(`,"severity":`)
+		w.Str(d.Severity)
+		w.Raw(`,"message":`)
+		w.Str(d.Message)
+		if d.Line > 0 {
+			w.Raw(`,"line":`)
+			w.Num(float64(d.Line))
+		}
+		w.Byte('}')
+	}
+	w.Raw("]}")
+	return w.B
+}
