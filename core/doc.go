@@ -47,6 +47,8 @@
 //     itself is the user level, never a project ancestor.
 //   - S17-S21: the provider table (native, claude, claude-plugins, agents,
 //     codex, and a host's extra providers) in priority order.
+//   - S48: ~/.codex/skills/.system, where Codex installs its bundled
+//     skills, is a codex user root scanned after ~/.codex/skills.
 //   - S22-S24: the master switch, per-source toggles, and name filters
 //     (disabledExtensions, ignoredSkills and includeSkills globs).
 //   - S25, S26: the first skill of a name wins; the same file reached twice
@@ -91,6 +93,8 @@
 //     warnings of its roots when every source of the provider is off.
 //   - A custom directory listed twice is scanned twice: its second copies
 //     are shadowed by realpath, without a collision warning.
+//   - ~/.codex/skills/.system failing with ENOTDIR is silent: it happens
+//     when ~/.codex/skills is a file, which already warns.
 //
 // # Serving skills
 //
@@ -112,6 +116,10 @@
 //   - S40: [Validate] reports [Diagnostic]s with the codes listed at the
 //     Diag constants (missing-skill-md, invalid-yaml, name-charset, ...).
 //   - S41: [Explain] tells where a name was found and why each copy lost.
+//   - S50: resolve, listFiles and explain share one unknown-name error:
+//     up to 3 close names ("Did you mean"), then at most 20 loaded names.
+//   - S56: a resolve target that is a directory says so and points to
+//     listFiles.
 //
 // Where the specification is silent, these functions decide as follows:
 //   - skill:// paths treat "\" as a separator on every host; a segment that

@@ -35,8 +35,8 @@ const (
 // then every shadowed copy of that exact name in res.Shadowed's order (S15:
 // by file path for one name), each with an outcome naming what happened
 // and a reason in words. A name found nowhere is an UNKNOWN_SKILL error
-// with the S30 message (listing the loaded names); an empty name is
-// MISSING_NAME.
+// with the S50 message (close names, then the loaded names); an empty name
+// is MISSING_NAME.
 func Explain(name string, res *Result) (*Explanation, error) {
 	if name == "" {
 		return nil, errorf(CodeMissingName, "explain requires a skill name")

@@ -69,7 +69,7 @@ func TestExplain(t *testing.T) {
 
 	for _, tc := range []struct{ name, code, msg string }{
 		{"", core.CodeMissingName, "explain requires a skill name"},
-		{"xlsx", core.CodeUnknownSkill, "Unknown skill: xlsx\nAvailable: pdf, docx"},
+		{"xlsx", core.CodeUnknownSkill, "Unknown skill: xlsx\nAvailable: docx, pdf"},
 	} {
 		_, err := core.Explain(tc.name, res)
 		var ce *core.Error

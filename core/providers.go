@@ -51,14 +51,37 @@ func providerTable(opts Options) []provider {
 		{id: "claude-plugins", displayName: "Claude Code plugins", priority: 70, items: claudePluginItems},
 		dirProvider(Provider{ID: "agents", DisplayName: "Agents", Priority: 70,
 			UserDirs: []string{".agent/skills", ".agents/skills"}, ProjectDirs: []string{".agent/skills", ".agents/skills"}}),
-		dirProvider(Provider{ID: "codex", DisplayName: "Codex", Priority: 70, UserFirst: true, CwdOnly: true,
-			UserDirs: []string{".codex/skills"}, ProjectDirs: []string{".codex/skills"}}),
+		codexProvider(),
 	}
 	for _, p := range opts.ExtraProviders {
 		table = append(table, dirProvider(p))
 	}
 	slices.SortStableFunc(table, func(a, b provider) int { return b.priority - a.priority })
 	return table
+}
+
+// codexSystemDir holds Codex's bundled skills (S48).
+const codexSystemDir = ".codex/skills/.system"
+
+// codexProvider is the codex row of the table plus S48: Codex installs its
+// bundled skills in ~/.codex/skills/.system, a user root of its own scanned
+// after ~/.codex/skills (whose scan skips the hidden entry like any other,
+// S11). That root is silent on ENOTDIR: ~/.codex/skills being a file
+// already warns once.
+func codexProvider() provider {
+	p := dirProvider(Provider{ID: "codex", DisplayName: "Codex", Priority: 70, UserFirst: true, CwdOnly: true,
+		UserDirs: []string{".codex/skills", codexSystemDir}, ProjectDirs: []string{".codex/skills"}})
+	items := p.items
+	p.items = func(fsys FS, cwd, home string, ancestors []string, cfg string) []providerItem {
+		list := items(fsys, cwd, home, ancestors, cfg)
+		for i := range list {
+			if list[i].spec.level == "user" && list[i].spec.root == path.Join(home, codexSystemDir) {
+				list[i].spec.quietENOTDIR = true
+			}
+		}
+		return list
+	}
+	return p
 }
 
 // dirProvider turns a data-only [Provider] into its S16/S17 root list.

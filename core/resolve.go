@@ -29,8 +29,8 @@ type Resource struct {
 //   - INVALID_URL: no "skill://" scheme (case-insensitive), malformed
 //     percent-encoding, or invalid UTF-8 once decoded;
 //   - MISSING_NAME: an empty name;
-//   - UNKNOWN_SKILL: no skill of that exact name (the message lists the
-//     names of skills, in their order, or "none");
+//   - UNKNOWN_SKILL: no skill of that exact name (the S50 message: close
+//     names, then at most 20 names in S15 order, or "none");
 //   - INVALID_URL: a NUL byte in the path;
 //   - ABSOLUTE_PATH: the path starts with "/" or "\" or a drive letter ("C:");
 //   - PATH_TRAVERSAL: a ".." segment, splitting on "/" and "\". A segment
@@ -42,8 +42,9 @@ type Resource struct {
 //     does not exist, its deepest existing ancestor is checked instead, so
 //     a link out of the skill is refused whether or not the file behind it
 //     exists. This applies to every target, SKILL.md included;
-//   - NOT_FOUND: the target is missing, a directory, or not a regular file:
-//     "File not found: <path>" with the cleaned absolute path. A target that
+//   - NOT_FOUND: the target is missing or not a regular file: "File not
+//     found: <path>" with the cleaned absolute path; a directory is "<path>
+//     is a directory; list a skill's files with listFiles" (S56). A target that
 //     exists but cannot be read (EACCES, EIO...) is also NOT_FOUND, with the
 //     message "Failed to read file: <path> (<CODE>)".
 //
@@ -80,6 +81,9 @@ func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
 	typ, statErr := fsys.Stat(real)
 	if statErr != nil {
 		return nil, notFound(target, ErrorCode(statErr))
+	}
+	if typ == TypeDir { // S56
+		return nil, errorf(CodeNotFound, target+" is a directory; list a skill's files with listFiles")
 	}
 	if typ != TypeFile {
 		return nil, notFound(target, ENOENT)
@@ -174,23 +178,6 @@ func findSkill(name string, skills []Skill) (*Skill, *Error) {
 		}
 	}
 	return nil, unknownSkill(name, skills)
-}
-
-func unknownSkill(name string, skills []Skill) *Error {
-	var b strings.Builder
-	b.WriteString("Unknown skill: ")
-	b.WriteString(name)
-	b.WriteString("\nAvailable: ")
-	if len(skills) == 0 {
-		b.WriteString("none")
-	}
-	for i := range skills {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(skills[i].Name)
-	}
-	return errorf(CodeUnknownSkill, b.String())
 }
 
 // skillBaseDir is the skill's BaseDir, or the directory of its FilePath
@@ -305,7 +292,7 @@ const maxListDepth = 8
 //   - skips subdirectories it cannot read, silently.
 //
 // Errors: an empty name is MISSING_NAME, an unknown one UNKNOWN_SKILL (the
-// S30 message), and a baseDir that cannot be listed NOT_FOUND.
+// S50 message), and a baseDir that cannot be listed NOT_FOUND.
 func ListFiles(fsys FS, name string, skills []Skill) (*FileList, error) {
 	if name == "" {
 		return nil, errorf(CodeMissingName, "listFiles requires a skill name")

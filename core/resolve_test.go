@@ -46,7 +46,7 @@ func resolveTree(t testing.TB) (*memfs.FS, []core.Skill) {
 func TestResolve_errors(t *testing.T) {
 	t.Parallel()
 	fsys, skills := resolveTree(t)
-	const avail = "\nAvailable: pdf, docx, plug:in"
+	const avail = "\nAvailable: docx, pdf, plug:in" // S50: in S15 order
 	tests := []struct {
 		name, url, code, msg string
 	}{
@@ -64,7 +64,7 @@ func TestResolve_errors(t *testing.T) {
 		{"S30 missing name with path", "skill:///etc", "MISSING_NAME", "skill:// URL requires a skill name: skill://<name>"},
 		{"S30 missing name before query", "skill://?x", "MISSING_NAME", "skill:// URL requires a skill name: skill://<name>"},
 		{"S30 unknown", "skill://xlsx", "UNKNOWN_SKILL", "Unknown skill: xlsx" + avail},
-		{"S30 case-sensitive", "skill://PDF", "UNKNOWN_SKILL", "Unknown skill: PDF" + avail},
+		{"S30 case-sensitive", "skill://PDF", "UNKNOWN_SKILL", "Unknown skill: PDF\nDid you mean: pdf" + avail},
 		{"S30 unknown before traversal", "skill://x/../..", "UNKNOWN_SKILL", "Unknown skill: x" + avail},
 		{"S31 NUL", "skill://pdf/a%00b", "INVALID_URL", "Invalid URL: skill://pdf/a%00b"},
 		{"S31 raw NUL", "skill://pdf/a\x00b", "INVALID_URL", "Invalid URL: skill://pdf/a\x00b"},
@@ -93,9 +93,9 @@ func TestResolve_errors(t *testing.T) {
 		{"S31 escape sibling", "skill://pdf/sibling/SKILL.md", "PATH_ESCAPE", "Path traversal is not allowed"},
 		{"S31 missing", "skill://pdf/nope.md", "NOT_FOUND", "File not found: /skills/pdf/nope.md"},
 		{"S31 cleaned", `skill://pdf/./a//b\c.md`, "NOT_FOUND", "File not found: /skills/pdf/a/b/c.md"},
-		{"S31 directory", "skill://pdf/references", "NOT_FOUND", "File not found: /skills/pdf/references"},
-		{"S31 directory slash", "skill://pdf/references/", "NOT_FOUND", "File not found: /skills/pdf/references"},
-		{"S31 dot", "skill://pdf/.", "NOT_FOUND", "File not found: /skills/pdf"},
+		{"S56 directory", "skill://pdf/references", "NOT_FOUND", "/skills/pdf/references is a directory; list a skill's files with listFiles"},
+		{"S56 directory slash", "skill://pdf/references/", "NOT_FOUND", "/skills/pdf/references is a directory; list a skill's files with listFiles"},
+		{"S56 dot", "skill://pdf/.", "NOT_FOUND", "/skills/pdf is a directory; list a skill's files with listFiles"},
 		{"S31 loop", "skill://pdf/loop", "NOT_FOUND", "File not found: /skills/pdf/loop"},
 		{"S31 dangling", "skill://pdf/dangling", "NOT_FOUND", "File not found: /skills/pdf/dangling"},
 		{"S31 under a file", "skill://pdf/SKILL.md/x", "NOT_FOUND", "File not found: /skills/pdf/SKILL.md/x"},
@@ -246,7 +246,7 @@ func TestListFiles_errors(t *testing.T) {
 	skills = append(skills, core.Skill{Name: "gone", FilePath: "/nowhere/SKILL.md", BaseDir: "/nowhere"})
 	for _, tc := range []struct{ name, code, msg string }{
 		{"", core.CodeMissingName, "listFiles requires a skill name"},
-		{"nope", core.CodeUnknownSkill, "Unknown skill: nope\nAvailable: pdf, docx, plug:in, gone"},
+		{"nope", core.CodeUnknownSkill, "Unknown skill: nope\nDid you mean: gone\nAvailable: docx, gone, pdf, plug:in"},
 		{"gone", core.CodeNotFound, "File not found: /nowhere"},
 	} {
 		_, err := core.ListFiles(fsys, tc.name, skills)

@@ -21,6 +21,7 @@ type scanSpec struct {
 	level              string
 	requireDescription bool
 	namePrefix         string // "<plugin>:" for claude-plugins (S20)
+	quietENOTDIR       bool   // a root below another root (S48): its parent already warned
 }
 
 // scanOutcome is what scanning one root produced. Warnings are bare
@@ -38,7 +39,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	var out scanOutcome
 	entries, err := fsys.ReadDir(spec.root)
 	if err != nil {
-		if code := ErrorCode(err); code != ENOENT { // S12
+		if code := ErrorCode(err); code != ENOENT && !(code == ENOTDIR && spec.quietENOTDIR) { // S12
 			out.rootWarning = "Failed to read skills directory: " + spec.root + " (" + code + ")"
 		}
 		return out
