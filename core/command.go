@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Expansion is a /skill:<name> command turned into the message for the
@@ -21,11 +22,12 @@ const commandPrefix = "/skill:"
 // ExpandCommand expands a /skill:<name> [args] command (SPEC S35, S36).
 //
 // The text is trimmed; it is a command when it starts with "/skill:". The
-// name runs to the first whitespace (any Unicode white space, newlines
-// included) and must be a skill's name exactly; the args are the rest,
-// trimmed. When the text is not a command, names no skill, or enable is
-// false, the result is nil and no error: the host passes the text on
-// unchanged.
+// name is the longest skill name that the text after "/skill:" starts
+// with, followed by white space (any Unicode white space, newlines
+// included) or the end (S49: names may hold spaces); the args are the
+// rest, trimmed. When the text is not a command, names no skill, names a
+// skill with user-invocable: false (S47), or enable is false, the result
+// is nil and no error: the host passes the text on unchanged.
 //
 // The message is the SKILL.md body as [ParseSkillFile] gives it
 // (frontmatter stripped, S4 decoding, so CRLF and BOM files work), then
@@ -43,20 +45,11 @@ func ExpandCommand(fsys FS, text string, skills []Skill, enable bool) (*Expansio
 	if !ok {
 		return nil, nil
 	}
-	name, args := rest, ""
-	if i := strings.IndexFunc(rest, unicode.IsSpace); i >= 0 {
-		name, args = rest[:i], strings.TrimSpace(rest[i:])
-	}
-	var s *Skill
-	for i := range skills {
-		if skills[i].Name == name {
-			s = &skills[i]
-			break
-		}
-	}
-	if s == nil {
+	s := commandSkill(rest, skills)
+	if s == nil || s.DisableUserInvocation { // S47: user-invocable: false passes through
 		return nil, nil
 	}
+	args := strings.TrimSpace(rest[len(s.Name):])
 	data, err := fsys.ReadFile(s.FilePath)
 	if err != nil {
 		return nil, errorf(CodeNotFound, "Failed to read skill file: "+s.FilePath+" ("+ErrorCode(err)+")")
@@ -76,6 +69,26 @@ func ExpandCommand(fsys FS, text string, skills []Skill, enable bool) (*Expansio
 	return &Expansion{Message: b.String(), Name: s.Name, Path: s.FilePath, Args: args}, nil
 }
 
+// commandSkill is the skill a command names (S35, S49): among the skills
+// whose name, followed by white space or the end, starts rest (the text
+// after "/skill:"), the one with the longest name, so a name with spaces
+// ("Ahrefs Automation") is matched whole; the first of equal names wins.
+// For a name without spaces this is S35's "the name runs to the first
+// whitespace".
+func commandSkill(rest string, skills []Skill) *Skill {
+	var best *Skill
+	for i := range skills {
+		n := skills[i].Name
+		if n == "" || !strings.HasPrefix(rest, n) || best != nil && len(n) <= len(best.Name) {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(rest[len(n):]); len(rest) == len(n) || unicode.IsSpace(r) {
+			best = &skills[i]
+		}
+	}
+	return best
+}
+
 // Command is one entry of a host's command list (SPEC S37).
 type Command struct {
 	Name        string // "skill:<name>"
@@ -89,13 +102,17 @@ type CommandList struct {
 }
 
 // Commands lists one /skill:<name> command per skill, in S15 order, for a
-// host's autocomplete (SPEC S37). Whether commands are enabled is the
+// host's autocomplete (SPEC S37), except skills with user-invocable: false
+// (S47). Names are listed as they are, spaces included (S49). Whether commands are enabled is the
 // host's business: the list is the same either way.
 func Commands(skills []Skill) *CommandList {
 	sorted := slices.Clone(skills)
 	sortSkills(sorted)
 	out := &CommandList{Commands: make([]Command, 0, len(sorted))}
 	for i := range sorted {
+		if sorted[i].DisableUserInvocation { // S47
+			continue
+		}
 		out.Commands = append(out.Commands, Command{Name: "skill:" + sorted[i].Name,
 			Description: sorted[i].Description, Path: sorted[i].FilePath})
 	}

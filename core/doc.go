@@ -112,6 +112,11 @@
 //     with a maxChars budget counted in UTF-16 code units (JavaScript's
 //     string length).
 //   - S35-S37: [ExpandCommand] and [Commands] for /skill:<name>.
+//   - S47: Claude Code's disable-model-invocation: true keeps a skill out of
+//     the prompt; user-invocable: false keeps it out of the commands and
+//     expandCommand passes its text through (the booleans only).
+//   - S49: a command's name is the longest loaded name the text starts
+//     with, followed by white space or the end, so names with spaces work.
 //   - S38, S39: [ContextFiles] loads XCSH.md files along the S16 walk.
 //   - S40: [Validate] reports [Diagnostic]s with the codes listed at the
 //     Diag constants (missing-skill-md, invalid-yaml, name-charset, ...).
@@ -138,6 +143,9 @@
 //   - contextFiles counts depth in path levels (a skipped home still
 //     counts), treats blank, unreadable or non-file candidates as absent,
 //     and compares content exactly for the S39 dedupe.
+//   - a skill left out of the prompt by disable-model-invocation (S47) is
+//     not reported in omitted, which says what the budget or a missing read
+//     tool cut: the skill was never meant for the model.
 //   - explain lists the loaded copy first, then the shadowed ones in S27
 //     order, each with an outcome (loaded, shadowed, duplicate, disabled,
 //     source-off, ignored, not-included) and a reason in words; a name found

@@ -111,7 +111,7 @@ func RenderPrompt(skills []Skill, opts PromptOptions) (*Prompt, error) {
 	if opts.MaxChars < 0 {
 		return nil, errorf(CodeInvalidArgument, "maxChars must not be negative")
 	}
-	sorted := slices.Clone(skills)
+	sorted := slices.DeleteFunc(slices.Clone(skills), func(s Skill) bool { return s.DisableModelInvocation }) // S47
 	sortSkills(sorted)
 	items := make([]promptItem, len(sorted))
 	for i := range sorted {

@@ -210,6 +210,8 @@ func newSkill(entryName, file, dir, source string, fm *Map, spec scanSpec) (Skil
 	if b, isBool := aa.(bool); ok && isBool {
 		s.AlwaysApply = &b
 	}
+	s.DisableModelInvocation = fm.value("disable-model-invocation") == true // S47: the booleans only
+	s.DisableUserInvocation = fm.value("user-invocable") == false
 	// A discovered skill lives long: keep its frontmatter as JSON and copy
 	// the strings that point into the decoded text, so the text and the
 	// tree can be collected (1.8 KB a skill instead of 0.9 KB).

@@ -21,6 +21,12 @@ type Skill struct {
 	Globs       []string
 	AlwaysApply *bool
 
+	// Claude Code's invocation controls (SPEC S47), set only by the
+	// booleans: disable-model-invocation: true keeps the skill out of the
+	// prompt; user-invocable: false keeps it out of the commands.
+	DisableModelInvocation bool
+	DisableUserInvocation  bool
+
 	realpath string // the realpath of FilePath, for S25's dedupe
 }
 

@@ -262,6 +262,12 @@ func (w *writer) skill(s *core.Skill) {
 		w.Raw(`,"alwaysApply":`)
 		w.Bool(*s.AlwaysApply)
 	}
+	if s.DisableModelInvocation { // S47
+		w.Raw(`,"disableModelInvocation":true`)
+	}
+	if s.DisableUserInvocation {
+		w.Raw(`,"userInvocable":false`)
+	}
 	w.Byte('}')
 }
 
