@@ -127,6 +127,10 @@ export interface Skill {
   contexts?: string[];
   globs?: string[];
   alwaysApply?: boolean;
+  /** SPEC S47: `disable-model-invocation: true`; the skill is left out of the prompt. */
+  disableModelInvocation?: true;
+  /** SPEC S47: `user-invocable: false`; the skill is not a /skill: command. */
+  userInvocable?: false;
 }
 
 export interface Warning {

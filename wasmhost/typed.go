@@ -237,6 +237,9 @@ type skillJSON struct {
 	Contexts     []string
 	Globs        []string
 	AlwaysApply  *bool
+
+	DisableModelInvocation bool  // S47
+	UserInvocable          *bool // S47: present only as false
 }
 
 func (s *skillJSON) skill() (core.Skill, error) {
@@ -257,6 +260,8 @@ func (s *skillJSON) skill() (core.Skill, error) {
 		Source: s.Source, Provider: s.Provider, ProviderName: s.ProviderName, Level: s.Level,
 		SourcePath: s.SourcePath, Frontmatter: fm,
 		Contexts: s.Contexts, Globs: s.Globs, AlwaysApply: s.AlwaysApply,
+		DisableModelInvocation: s.DisableModelInvocation,
+		DisableUserInvocation:  s.UserInvocable != nil && !*s.UserInvocable,
 	}, nil
 }
 
