@@ -127,7 +127,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 			continue
 		}
 		// S25 needs the realpath of every SKILL.md. One realpath per root
-		// serves every skill reached without a symlink (PERF-NOTES).
+		// serves every skill reached without a symlink (docs/PERF-NOTES.md).
 		if linked {
 			skill.realpath = realpathOr(fsys, file)
 		} else {

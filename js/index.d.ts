@@ -273,6 +273,25 @@ export declare class SkilldexError extends Error {
   readonly code: ErrorCode | (string & {});
 }
 
+/**
+ * A request of the raw form (`call`, wasm/ABI.md): one member per operation,
+ * with the fields that operation reads. The engine defines this schema once,
+ * in Go (wire.Request and the op table in wire/ops.go); wire/schema_test.go
+ * fails when this type disagrees with it. Fields an operation does not read
+ * are accepted and ignored; unknown fields are a BAD_REQUEST.
+ */
+export type Request =
+  | ({ op: 'discover' } & LoadContext)
+  | { op: 'scanDir'; dir: string; source?: string }
+  | ({ op: 'resolve'; url: string } & LoadContext)
+  | ({ op: 'listFiles'; name: string } & LoadContext)
+  | ({ op: 'renderPrompt' } & PromptOptions)
+  | ({ op: 'expandCommand'; text: string } & ExpandOptions)
+  | ({ op: 'commands' } & LoadContext)
+  | ({ op: 'contextFiles' } & LoadContext)
+  | { op: 'validate'; dir: string }
+  | ({ op: 'explain'; name: string } & LoadContext);
+
 export interface SkilldexOptions extends LoadContext {
   /**
    * The filesystem. Default: the runtime's node:fs (Node, Deno, Bun), and
@@ -317,7 +336,7 @@ export interface Skilldex {
    * engine's exact reply string out, including error replies (it does not
    * reject for those). Rejects only when the module crashed.
    */
-  call(request: string | { op: string; [field: string]: unknown }): Promise<string>;
+  call(request: string | Request | { op: string; [field: string]: unknown }): Promise<string>;
   /** Compile and instantiate now instead of at the first call. */
   ready(): Promise<void>;
   /** Drop the instance (the next call creates a new one). */

@@ -74,7 +74,7 @@ export function createSkilldex(opts = {}) {
     return { cwd: c?.cwd ?? ctx.cwd, home: c?.home ?? ctx.home, options: c?.options ?? ctx.options };
   };
 
-  /** @param {object} request */
+  /** @param {import('./index.js').Request} request */
   const run = async (request) => {
     const { engine } = await init();
     return parse(await engine.call(JSON.stringify(request)));

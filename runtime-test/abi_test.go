@@ -13,7 +13,7 @@ import (
 
 // TestABI_lock compares the imports and exports of the module, with their
 // signatures, as wazero compiled them, with wasm/testdata/abi.golden
-// (STYLE habit 10, wasm/ABI.md#versioning). go test ./wasm/abi checks the
+// (docs/STYLE.md habit 10, wasm/ABI.md#versioning). go test ./wasm/abi checks the
 // golden file against package abi, ABI.md and the binary's own sections;
 // this is the check of what a runtime actually links. It also cross-checks
 // abitest.Signatures (the binary reader the JS tests mirror) with wazero.

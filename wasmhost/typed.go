@@ -22,30 +22,21 @@ type Load struct {
 	Options *core.Options
 }
 
-// request is the JSON request the typed methods send (ABI.md's table).
-type request struct {
-	Op                  string        `json:"op"`
-	Cwd                 string        `json:"cwd,omitempty"`
-	Home                string        `json:"home,omitempty"`
-	Options             *core.Options `json:"options,omitempty"`
-	Dir                 string        `json:"dir,omitempty"`
-	Source              string        `json:"source,omitempty"`
-	URL                 string        `json:"url,omitempty"`
-	Name                string        `json:"name,omitempty"`
-	Text                string        `json:"text,omitempty"`
-	ReadTool            *bool         `json:"readTool,omitempty"`
-	Format              string        `json:"format,omitempty"`
-	MaxChars            int           `json:"maxChars,omitempty"`
-	EnableSkillCommands *bool         `json:"enableSkillCommands,omitempty"`
-}
-
-func loadRequest(op string, l Load) request {
-	return request{Op: op, Cwd: l.Cwd, Home: l.Home, Options: l.Options}
+// loadRequest is the request of op on l's load context (wire.Request is
+// the schema of every request; the typed methods fill it in).
+func loadRequest(op string, l Load) wire.Request {
+	req := wire.Request{Op: op, Cwd: l.Cwd, Home: l.Home}
+	if l.Options != nil {
+		// Options holds strings, bools, ints and slices of them: encoding
+		// it cannot fail.
+		req.Options, _ = json.Marshal(l.Options)
+	}
+	return req
 }
 
 // do sends req and decodes a successful reply into out with decode; an
 // error reply is returned as a *core.Error.
-func (e *Engine) do(ctx context.Context, req request, decode func([]byte) error) error {
+func (e *Engine) do(ctx context.Context, req wire.Request, decode func([]byte) error) error {
 	in, err := json.Marshal(req)
 	if err != nil {
 		return err
@@ -97,7 +88,7 @@ func (e *Engine) ScanDir(ctx context.Context, dir, source string) (*core.ScanRes
 		Skills   []skillJSON
 		Warnings []core.Warning
 	}
-	if err := e.do(ctx, request{Op: "scanDir", Dir: dir, Source: source}, into(&r)); err != nil {
+	if err := e.do(ctx, wire.Request{Op: "scanDir", Dir: dir, Source: source}, into(&r)); err != nil {
 		return nil, err
 	}
 	skills, err := toSkills(r.Skills)
@@ -191,7 +182,7 @@ func (e *Engine) ContextFiles(ctx context.Context, l Load) (*core.ContextResult,
 // Validate checks a skill directory (SPEC S40), like [core.Validate].
 func (e *Engine) Validate(ctx context.Context, dir string) (*core.Validation, error) {
 	var r core.Validation
-	if err := e.do(ctx, request{Op: "validate", Dir: dir}, into(&r)); err != nil {
+	if err := e.do(ctx, wire.Request{Op: "validate", Dir: dir}, into(&r)); err != nil {
 		return nil, err
 	}
 	return &r, nil

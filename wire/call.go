@@ -11,7 +11,7 @@ import (
 // export, the JS package, the conformance corpus). Op selects the
 // operation; the other fields are its arguments. Unknown fields are an
 // error, so a misspelt option is reported rather than ignored. Keys match
-// exactly and a request is exactly one JSON value (jsondec.go decodes it;
+// exactly and a request is exactly one JSON value (decode.go decodes it;
 // encoding/json, which reads the same struct tags, is not needed).
 type Request struct {
 	Op string `json:"op"`
@@ -19,7 +19,7 @@ type Request struct {
 	// The load context (S1) of every operation that works on discovered skills.
 	Cwd     string  `json:"cwd,omitempty"`
 	Home    string  `json:"home,omitempty"`
-	Options RawJSON `json:"options,omitempty"` // decoded over DefaultOptions
+	Options RawJSON `json:"options,omitempty"` // decoded over core.DefaultOptions
 
 	Dir    string `json:"dir,omitempty"`    // scanDir, validate
 	Source string `json:"source,omitempty"` // scanDir: "<provider>:<level>"
@@ -31,24 +31,6 @@ type Request struct {
 	Format              string `json:"format,omitempty"`   // renderPrompt, default "markdown"
 	MaxChars            int    `json:"maxChars,omitempty"` // renderPrompt, 0 = no bound
 	EnableSkillCommands *bool  `json:"enableSkillCommands,omitempty"`
-}
-
-// operation runs one decoded request and appends its JSON result to b.
-type operation func(fsys core.FS, req *Request, b []byte) ([]byte, error)
-
-// operations maps Request.Op to its implementation.
-var operations = map[string]operation{
-	"discover": callDiscover,
-	"scanDir":  callScanDir,
-
-	"resolve":       callResolve,       // S29-S32
-	"listFiles":     callListFiles,     // S33
-	"renderPrompt":  callRenderPrompt,  // S34
-	"expandCommand": callExpandCommand, // S35, S36
-	"commands":      callCommands,      // S37
-	"contextFiles":  callContextFiles,  // S38, S39
-	"validate":      callValidate,      // S40
-	"explain":       callExplain,       // S41
 }
 
 // Call decodes a JSON [Request], runs it against fsys and returns the JSON
@@ -70,11 +52,11 @@ func AppendCall(b []byte, fsys core.FS, request []byte) (out []byte) {
 	if err := decodeRequest(request, &req); err != nil {
 		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: " + err.Error()})
 	}
-	op := operations[req.Op]
-	if op == nil {
+	op, ok := operations[req.Op]
+	if !ok {
 		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: unknown op " + strconv.Quote(req.Op)})
 	}
-	res, err := op(fsys, &req, b)
+	res, err := op.run(fsys, &req, b)
 	if err != nil {
 		e, ok := err.(*core.Error)
 		if !ok {
@@ -83,25 +65,4 @@ func AppendCall(b []byte, fsys core.FS, request []byte) (out []byte) {
 		return appendError(b[:start], e)
 	}
 	return res
-}
-
-// options decodes req.Options over [core.DefaultOptions].
-func (req *Request) options() (core.Options, error) {
-	opts := core.DefaultOptions()
-	if len(req.Options) == 0 {
-		return opts, nil
-	}
-	if err := decodeOptions(req.Options, &opts); err != nil {
-		return opts, &core.Error{Code: core.CodeInvalidArgument, Message: "invalid options: " + err.Error()}
-	}
-	return opts, nil
-}
-
-// discover runs the request's load context through [core.Discover].
-func (req *Request) discover(fsys core.FS) (*core.Result, error) {
-	opts, err := req.options()
-	if err != nil {
-		return nil, err
-	}
-	return core.Discover(fsys, req.Cwd, req.Home, opts)
 }

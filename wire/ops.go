@@ -2,108 +2,104 @@ package wire
 
 import "github.com/skilldex/skilldex/core"
 
-func callDiscover(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	return appendResult(b, res), nil
+// An operation is one value of Request.Op: the request fields it reads
+// besides "op" (the schema js/index.d.ts must agree with, checked by
+// schema_test.go) and how it runs.
+type operation struct {
+	fields []string
+	// run runs a decoded request and appends the reply to b.
+	run func(fsys core.FS, req *Request, b []byte) ([]byte, error)
 }
 
-func callScanDir(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-	res, err := core.ScanDir(fsys, req.Dir, req.Source)
-	if err != nil {
-		return nil, err
-	}
-	return appendScanResult(b, res), nil
+// loadContext are the fields of S1's load context, which every operation
+// on discovered skills reads.
+var loadContext = []string{"cwd", "home", "options"}
+
+// operations maps Request.Op to its operation. A new operation is an
+// engine function in core, an entry here with its serialiser in encode.go,
+// its request in js/index.d.ts and js/index.js, and a corpus case
+// (ARCHITECTURE.md).
+var operations = map[string]operation{
+	"discover": onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.Result, error) {
+		return res, nil
+	}, appendResult), // S1-S27
+	"scanDir": {[]string{"dir", "source"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+		return reply(b, appendScanResult)(core.ScanDir(fsys, req.Dir, req.Source))
+	}}, // S28
+	"resolve": onSkills([]string{"url"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Resource, error) {
+		return core.Resolve(fsys, req.URL, res.Skills)
+	}, appendResource), // S29-S32
+	"listFiles": onSkills([]string{"name"}, func(fsys core.FS, req *Request, res *core.Result) (*core.FileList, error) {
+		return core.ListFiles(fsys, req.Name, res.Skills)
+	}, appendFileList), // S33
+	"renderPrompt": onSkills([]string{"readTool", "format", "maxChars"}, func(_ core.FS, req *Request, res *core.Result) (*core.Prompt, error) {
+		return core.RenderPrompt(res.Skills, core.PromptOptions{ReadTool: orTrue(req.ReadTool), Format: req.Format, MaxChars: req.MaxChars})
+	}, appendPrompt), // S34
+	"expandCommand": onSkills([]string{"text", "enableSkillCommands"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Expansion, error) {
+		return core.ExpandCommand(fsys, req.Text, res.Skills, orTrue(req.EnableSkillCommands))
+	}, appendExpansion), // S35, S36
+	"commands": onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.CommandList, error) {
+		return core.Commands(res.Skills), nil
+	}, appendCommandList), // S37
+	"contextFiles": {loadContext, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+		opts, err := req.options()
+		if err != nil {
+			return nil, err
+		}
+		return reply(b, appendContextResult)(core.ContextFiles(fsys, req.Cwd, req.Home, opts.ConfigDirName))
+	}}, // S38, S39
+	"validate": {[]string{"dir"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+		return reply(b, appendValidation)(core.Validate(fsys, req.Dir))
+	}}, // S40
+	"explain": onSkills([]string{"name"}, func(_ core.FS, req *Request, res *core.Result) (*core.Explanation, error) {
+		return core.Explain(req.Name, res)
+	}, appendExplanation), // S41
 }
 
-func callExpandCommand(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	enable := req.EnableSkillCommands == nil || *req.EnableSkillCommands
-	e, err := core.ExpandCommand(fsys, req.Text, res.Skills, enable)
-	if err != nil {
-		return nil, err
-	}
-	return appendExpansion(b, e), nil
+// onSkills is an operation on the skills the request's load context
+// discovers: it reads the load context and fields, runs f on the
+// discovery's result and writes f's result with write.
+func onSkills[T any](fields []string, f func(core.FS, *Request, *core.Result) (T, error), write func([]byte, T) []byte) operation {
+	return operation{append(loadContext[:len(loadContext):len(loadContext)], fields...), func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+		res, err := req.discover(fsys)
+		if err != nil {
+			return nil, err
+		}
+		return reply(b, write)(f(fsys, req, res))
+	}}
 }
 
-func callCommands(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
+// reply returns a function that appends an engine result to b with write,
+// or passes on the engine's error.
+func reply[T any](b []byte, write func([]byte, T) []byte) func(T, error) ([]byte, error) {
+	return func(v T, err error) ([]byte, error) {
+		if err != nil {
+			return nil, err
+		}
+		return write(b, v), nil
 	}
-	return appendCommandList(b, core.Commands(res.Skills)), nil
 }
 
-func callContextFiles(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+// orTrue is an optional flag that defaults to true.
+func orTrue(b *bool) bool { return b == nil || *b }
+
+// options decodes req.Options over [core.DefaultOptions].
+func (req *Request) options() (core.Options, error) {
+	opts := core.DefaultOptions()
+	if len(req.Options) == 0 {
+		return opts, nil
+	}
+	if err := decodeOptions(req.Options, &opts); err != nil {
+		return opts, &core.Error{Code: core.CodeInvalidArgument, Message: "invalid options: " + err.Error()}
+	}
+	return opts, nil
+}
+
+// discover runs the request's load context through [core.Discover].
+func (req *Request) discover(fsys core.FS) (*core.Result, error) {
 	opts, err := req.options()
 	if err != nil {
 		return nil, err
 	}
-	r, err := core.ContextFiles(fsys, req.Cwd, req.Home, opts.ConfigDirName)
-	if err != nil {
-		return nil, err
-	}
-	return appendContextResult(b, r), nil
-}
-
-func callExplain(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	e, err := core.Explain(req.Name, res)
-	if err != nil {
-		return nil, err
-	}
-	return appendExplanation(b, e), nil
-}
-
-func callRenderPrompt(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	opts := core.PromptOptions{ReadTool: req.ReadTool == nil || *req.ReadTool, Format: req.Format, MaxChars: req.MaxChars}
-	p, err := core.RenderPrompt(res.Skills, opts)
-	if err != nil {
-		return nil, err
-	}
-	return appendPrompt(b, p), nil
-}
-
-func callResolve(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	r, err := core.Resolve(fsys, req.URL, res.Skills)
-	if err != nil {
-		return nil, err
-	}
-	return appendResource(b, r), nil
-}
-
-func callListFiles(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-	res, err := req.discover(fsys)
-	if err != nil {
-		return nil, err
-	}
-	l, err := core.ListFiles(fsys, req.Name, res.Skills)
-	if err != nil {
-		return nil, err
-	}
-	return appendFileList(b, l), nil
-}
-
-func callValidate(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-	r, err := core.Validate(fsys, req.Dir)
-	if err != nil {
-		return nil, err
-	}
-	return appendValidation(b, r), nil
+	return core.Discover(fsys, req.Cwd, req.Home, opts)
 }

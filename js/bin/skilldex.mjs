@@ -254,7 +254,7 @@ async function main(argv) {
     }
     const req = request(command, args, values);
     // Our own process only: a baseline-compiler-only V8 starts the module
-    // far sooner for one short run (PERF-NOTES). Never done by the library.
+    // far sooner for one short run (docs/PERF-NOTES.md). Never done by the library.
     if (!globalThis.Deno && !process.versions.bun) {
       const v8 = await import('node:v8');
       v8.setFlagsFromString('--liftoff-only');

@@ -1,4 +1,4 @@
-// The ABI lock (STYLE habit 10): the module this package ships imports and
+// The ABI lock (docs/STYLE.md habit 10): the module this package ships imports and
 // exports exactly what wasm/testdata/abi.golden lists, as this runtime
 // sees it (WebAssembly.Module.imports/exports) and with the signatures of
 // the binary; and the WASI shim implements every WASI import listed there.

@@ -8,7 +8,7 @@
 // values (reflection), and the regular expression resolve.go compiles at
 // start-up. That keeps fmt, reflect, regexp, os and their initialisation
 // out of the wasm module (issue 6: 1.1 MB and most of _initialize).
-// node_test.go checks it against yaml.v3 itself.
+// core/yamlfork_test.go (FuzzYAMLFork) checks it against yaml.v3 itself.
 package yaml
 
 import (
