@@ -121,6 +121,10 @@
 //   - S40: [Validate] reports [Diagnostic]s with the codes listed at the
 //     Diag constants (missing-skill-md, invalid-yaml, name-charset, ...).
 //   - S41: [Explain] tells where a name was found and why each copy lost.
+//   - S52: a name loss says which rule decided: provider priority, the
+//     provider's level order (user or project first), closer to cwd, the
+//     provider's folder order (~/.agent before ~/.agents), custom
+//     directories last (or in the order listed), or S15 order in one root.
 //   - S50: resolve, listFiles and explain share one unknown-name error:
 //     up to 3 close names ("Did you mean"), then at most 20 loaded names.
 //   - S56: a resolve target that is a directory says so and points to

@@ -1,5 +1,10 @@
 package core
 
+import (
+	"path"
+	"strings"
+)
+
 // Explanation answers "where does this skill come from, and why is this
 // copy (not) the one loaded?" for one name (SPEC S41).
 type Explanation struct {
@@ -65,8 +70,10 @@ func Explain(name string, res *Result) (*Explanation, error) {
 
 func explainShadow(sh Shadowed, res *Result) (outcome, reason string) {
 	winner := sh.Winner
+	var won *Skill
 	for i := range res.Skills {
 		if res.Skills[i].FilePath == sh.Winner && sh.Winner != "" {
+			won = &res.Skills[i]
 			winner += " (" + res.Skills[i].Source + ")"
 			break
 		}
@@ -74,7 +81,7 @@ func explainShadow(sh Shadowed, res *Result) (outcome, reason string) {
 	switch sh.Reason {
 	case ReasonName:
 		return OutcomeShadowed, `the name "` + sh.Name + `" was already taken by ` + winner +
-			", which comes first (providers in priority order, custom directories last)"
+			", which comes first: " + nameRule(sh, won, res)
 	case ReasonRealpath:
 		return OutcomeDuplicate, "the same file (same realpath) was already loaded as " + winner
 	case ReasonDisabled:
@@ -87,6 +94,59 @@ func explainShadow(sh Shadowed, res *Result) (outcome, reason string) {
 		return OutcomeNotIncluded, "includeSkills is set and the name matches none of its patterns"
 	}
 	return sh.Reason, "not loaded: " + sh.Reason
+}
+
+// nameRule says which rule of S16, S17, S19, S26 or S15 made the winner
+// of a name come before the loser sh (S52).
+func nameRule(sh Shadowed, won *Skill, res *Result) string {
+	if won == nil { // a hand-built result: the general rule
+		return "providers in priority order, custom directories last"
+	}
+	loserProvider, loserLevel, _ := strings.Cut(sh.Source, ":")
+	loserRoot := path.Dir(path.Dir(sh.FilePath))
+	winnerRoot := path.Dir(skillBaseDir(won))
+	// The source, not Provider and Level, which a hand-built skill may lack.
+	winnerProvider, winnerLevel, _ := strings.Cut(won.Source, ":")
+	winnerName := won.ProviderName
+	if winnerName == "" {
+		winnerName = providerNameOf(winnerProvider, res)
+	}
+	switch {
+	case loserProvider == "custom" && winnerProvider != "custom":
+		return "custom directories are searched last, after every provider"
+	case loserProvider == "custom":
+		if loserRoot == winnerRoot {
+			return sameRoot(winnerRoot, won, sh)
+		}
+		return "customDirectories are searched in the order listed, and " + winnerRoot + " is listed before " + loserRoot
+	case winnerProvider != loserProvider:
+		return winnerName + " is searched before " + providerNameOf(loserProvider, res) +
+			" (providers in priority order)"
+	case winnerLevel != loserLevel:
+		return "inside " + winnerName + ", " + winnerLevel + " skills come before " + loserLevel + " skills"
+	case loserRoot == winnerRoot:
+		return sameRoot(winnerRoot, won, sh)
+	case winnerLevel == "project" && path.Dir(path.Dir(winnerRoot)) != path.Dir(path.Dir(loserRoot)):
+		return winnerRoot + " is closer to the working directory than " + loserRoot
+	}
+	return "inside " + winnerName + ", " + winnerRoot + " is searched before " + loserRoot
+}
+
+// sameRoot is S52's "S15 order inside one root".
+func sameRoot(root string, won *Skill, sh Shadowed) string {
+	return "both are in " + root + ", where skills are taken in S15 order (name, then path), and " +
+		path.Base(skillBaseDir(won)) + " comes before " + path.Base(path.Dir(sh.FilePath))
+}
+
+// providerNameOf is the display name of a provider id: a loaded skill's,
+// or the built-in table's.
+func providerNameOf(id string, res *Result) string {
+	for i := range res.Skills {
+		if res.Skills[i].Provider == id {
+			return res.Skills[i].ProviderName
+		}
+	}
+	return providerDisplayName(id)
 }
 
 // sourceToggle names the option that turns a source off (S23).

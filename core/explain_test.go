@@ -38,7 +38,7 @@ func TestExplain(t *testing.T) {
 		{FilePath: "/h/.agents/skills/pdf/SKILL.md", Source: "agents:user", Outcome: "duplicate",
 			Reason: "the same file (same realpath) was already loaded as /p/.xcsh/skills/pdf/SKILL.md (native:project)"},
 		{FilePath: "/h/.claude/skills/pdf/SKILL.md", Source: "claude:user", Outcome: "shadowed",
-			Reason: `the name "pdf" was already taken by /p/.xcsh/skills/pdf/SKILL.md (native:project), which comes first (providers in priority order, custom directories last)`},
+			Reason: `the name "pdf" was already taken by /p/.xcsh/skills/pdf/SKILL.md (native:project), which comes first: xcsh is searched before Claude Code (providers in priority order)`},
 		{FilePath: "/h/.codex/skills/pdf/SKILL.md", Source: "codex:user", Outcome: "source-off",
 			Reason: "the source codex:user is turned off by enableCodexUser: false"},
 		{FilePath: "/y/SKILL.md", Source: "agents:project", Outcome: "source-off",
