@@ -111,6 +111,9 @@
 //   - S34: [RenderPrompt] renders markdown or the Agent Skills xml block,
 //     with a maxChars budget counted in UTF-16 code units (JavaScript's
 //     string length).
+//   - S46: a description cannot forge the markdown block's structure.
+//   - S53: the budget shortens the longest descriptions first (to 80 at
+//     least), then drops the lowest-priority skills first.
 //   - S35-S37: [ExpandCommand] and [Commands] for /skill:<name>.
 //   - S47: Claude Code's disable-model-invocation: true keeps a skill out of
 //     the prompt; user-invocable: false keeps it out of the commands and
@@ -140,10 +143,15 @@
 //     invalid UTF-8), does not enter a linked folder already on the walk
 //     (a loop), and skips unreadable subfolders silently.
 //   - renderPrompt puts names and descriptions on one line (whitespace runs
-//     become a space), so a description cannot forge a heading; returns ""
-//     when there is no skill; and spends a budget on keeping skills first
-//     (descriptions at no less than 32 characters), then on the longest
-//     common description cap ([RenderPrompt] has the algorithm).
+//     become a space); in markdown a description line that would open a
+//     block (heading, fence, HTML block, quote, list item, thematic break,
+//     table row) gets one backslash escape (S46), and names stay literal
+//     (the model types them in skill:// URLs). It returns "" when there is
+//     no skill. The S53 budget cuts descriptions to one common cap of at
+//     least 80 characters; past that it drops skills by priority (custom,
+//     then the reverse of [SourceOrder], claude-plugins and codex counted
+//     user before project), then gives the skills kept the largest cap that
+//     fits ([RenderPrompt] has the algorithm).
 //   - contextFiles counts depth in path levels (a skipped home still
 //     counts), treats blank, unreadable or non-file candidates as absent,
 //     and compares content exactly for the S39 dedupe.

@@ -20,6 +20,12 @@ type PromptOptions struct {
 	// string's length (UTF-16 code units), so text.length <= maxChars holds
 	// in every host. 0 means no bound; a negative value is an error.
 	MaxChars int
+	// SourceOrder lists sources ("<provider>:<level>") in discovery order,
+	// highest priority first, as [SourceOrder] gives them; the budget drops
+	// skills of later sources first (S53). nil means SourceOrder of
+	// [DefaultOptions]. A source not listed ranks after every listed one,
+	// before custom directories, which always rank last.
+	SourceOrder []string
 }
 
 // Prompt is the skills block of a system prompt (SPEC S34).
@@ -37,21 +43,23 @@ const (
 )
 
 // minDescriptionCap is the shortest a description is cut to (counting the
-// "…") before whole skills are dropped instead: a description cut shorter
-// tells the model too little to be worth its place.
-const minDescriptionCap = 32
+// "…") before whole skills are dropped instead (S53): a description cut
+// shorter tells the model too little to be worth its place.
+const minDescriptionCap = 80
 
 // promptIntro is the one line under "# Skills" in the markdown format.
 const promptIntro = "Skills are folders of instructions for specific tasks. When a task matches a skill's description, " +
 	"read skill://<name> with the read tool and follow it before you start."
 
-// RenderPrompt renders the skills block of a system prompt (SPEC S34).
+// RenderPrompt renders the skills block of a system prompt (SPEC S34, S46,
+// S47, S53).
 //
-// Skills appear in S15 order (the input is sorted, not trusted to be).
-// Names and descriptions are put on one line: every run of whitespace
-// (newlines included) becomes one space, so a description cannot forge a
-// heading or an element. The result is "" when there is no read tool or no
-// skill to show; then every skill is reported in Omitted.
+// Skills appear in S15 order (the input is sorted, not trusted to be);
+// skills with disable-model-invocation: true are left out (S47) and not
+// reported in Omitted. Names and descriptions are put on one line: every
+// run of whitespace (newlines included) becomes one space. The result is ""
+// when there is no read tool or no skill to show; then every skill is
+// reported in Omitted.
 //
 // markdown:
 //
@@ -61,6 +69,14 @@ const promptIntro = "Skills are folders of instructions for specific tasks. When
 //
 //	## <name>
 //	<description>            (no line when the description is empty)
+//
+// The structure cannot be forged (S46): a description that would start a
+// block of its own (a heading "#", a fence "```" or "~~~", an HTML block
+// "<", and also a quote, a list item, a thematic break or a table row) has
+// its first character escaped with "\", which CommonMark renders as the
+// character itself. Names are rendered literally: the model must type them
+// in skill://<name>, and on one line inside a heading they cannot open a
+// block.
 //
 // xml, the block the Agent Skills reference (skills-ref to-prompt) suggests,
 // with &, <, >, " and ' escaped and characters XML 1.0 forbids replaced by
@@ -82,24 +98,25 @@ const promptIntro = "Skills are folders of instructions for specific tasks. When
 //
 // There is no trailing newline in either format.
 //
-// # Budget
+// # Budget (S53)
 //
 // With MaxChars > 0 the text never exceeds it. When the full text is too
 // long:
 //
-//  1. Keep the longest prefix of the skills (in S15 order) that fits with
-//     every description cut to at most 32 characters; the rest are dropped
-//     (Omitted). If not even one fits, the text is "".
-//  2. For the skills kept, find the largest cap C (binary search) such that
-//     cutting every description longer than C characters fits; the longest
-//     descriptions are thus cut first, all to the same length. A cut
-//     description is its first C-1 characters, trailing whitespace removed,
-//     then "…" (Shortened).
+//  1. Descriptions are shortened, longest first: the largest cap C of at
+//     least 80 characters (binary search) such that cutting every
+//     description longer than C fits. A cut description is its first C-1
+//     characters, trailing whitespace removed, then "…" (Shortened).
+//  2. If even C = 80 does not fit, whole skills are dropped (Omitted), the
+//     lowest priority first: custom directories, then the sources in the
+//     reverse of SourceOrder, and inside one source from the end of S15
+//     order; as few as needed with descriptions at 80. Then step 1 runs
+//     again for the skills kept. If not even one skill fits, the text is "".
 //
-// So the budget goes to as many skills as possible first, then to their
-// descriptions as evenly as possible, and the same input always gives the
-// same text. Characters are counted as JavaScript does (UTF-16 code units)
-// and a cut never splits one.
+// So the budget goes first to the skills that would win a name contest,
+// then to their descriptions as evenly as possible, and the same input
+// always gives the same text. Characters are counted as JavaScript does
+// (UTF-16 code units) and a cut never splits one.
 func RenderPrompt(skills []Skill, opts PromptOptions) (*Prompt, error) {
 	format := opts.Format
 	if format == "" {
@@ -124,45 +141,114 @@ func RenderPrompt(skills []Skill, opts PromptOptions) (*Prompt, error) {
 		}
 		return p, nil
 	}
-	r := promptRenderer{format: format, items: items}
-	full := r.render(len(items), -1)
+	r := promptRenderer{format: format}
+	full := r.render(items, -1)
 	if opts.MaxChars == 0 || utf16Len(full) <= opts.MaxChars {
 		p.Text = full
 		return p, nil
 	}
-	// Step 1: how many skills fit with descriptions at the minimum cap.
-	// Lengths grow with the number of skills, so search for the count.
-	keep := sort.Search(len(items)+1, func(k int) bool {
-		return k > 0 && utf16Len(r.render(k, minDescriptionCap)) > opts.MaxChars
-	}) - 1
-	if keep < 0 {
-		keep = 0
+	fits := func(list []promptItem, capC int) bool { return utf16Len(r.render(list, capC)) <= opts.MaxChars }
+	kept := items
+	if !fits(items, minDescriptionCap) {
+		// Step 2: drop the fewest skills, lowest priority first. The text
+		// shrinks as more are dropped, so search for the count.
+		drop := dropOrder(sorted, opts.SourceOrder)
+		gone := make([]bool, len(items))
+		keepAllBut := func(k int) []promptItem {
+			clear(gone)
+			for _, i := range drop[:k] {
+				gone[i] = true
+			}
+			out := make([]promptItem, 0, len(items)-k)
+			for i := range items {
+				if !gone[i] {
+					out = append(out, items[i])
+				}
+			}
+			return out
+		}
+		k := sort.Search(len(items), func(k int) bool { return fits(keepAllBut(k), minDescriptionCap) })
+		if k == len(items) { // not even one skill fits
+			for _, it := range items {
+				p.Omitted = append(p.Omitted, it.name)
+			}
+			return p, nil
+		}
+		kept = keepAllBut(k)
+		for i, it := range items {
+			if gone[i] {
+				p.Omitted = append(p.Omitted, it.name)
+			}
+		}
 	}
-	for _, it := range items[keep:] {
-		p.Omitted = append(p.Omitted, it.name)
-	}
-	if keep == 0 {
-		return p, nil
-	}
-	// Step 2: the largest common cap that fits for the skills kept.
+	// Step 1: the largest common cap of at least 80 that fits.
 	longest := 0
-	for _, it := range items[:keep] {
+	for _, it := range kept {
 		longest = max(longest, utf16Len(it.desc))
 	}
 	capC := minDescriptionCap
 	if longest > minDescriptionCap {
 		// Lengths grow with the cap; find the first cap that no longer fits.
 		capC = minDescriptionCap + sort.Search(longest-minDescriptionCap+1, func(i int) bool {
-			return utf16Len(r.render(keep, minDescriptionCap+i)) > opts.MaxChars
+			return !fits(kept, minDescriptionCap+i)
 		}) - 1
 	}
-	p.Text = r.render(keep, capC)
-	for _, it := range items[:keep] {
+	p.Text = r.render(kept, capC)
+	for _, it := range kept {
 		if utf16Len(it.desc) > capC {
 			p.Shortened = append(p.Shortened, it.name)
 		}
 	}
 	return p, nil
+}
+
+// dropOrder lists the indexes of sorted (skills in S15 order) in the order
+// the budget drops them (S53): custom directories first, then the sources
+// from the last of order to the first, a source's skills from the end of
+// S15 order. Sources missing from order come after custom directories and
+// before the listed ones.
+func dropOrder(sorted []Skill, order []string) []int {
+	if order == nil {
+		order = SourceOrder(DefaultOptions())
+	}
+	rank := func(s *Skill) int { // higher is dropped first
+		if strings.HasPrefix(s.Source, "custom:") {
+			return len(order) + 1
+		}
+		if i := slices.Index(order, s.Source); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	idx := make([]int, len(sorted))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if ra, rb := rank(&sorted[a]), rank(&sorted[b]); ra != rb {
+			return rb - ra
+		}
+		return b - a // the end of S15 order first
+	})
+	return idx
+}
+
+// SourceOrder lists the sources ("<provider>:<level>") of the provider
+// table for opts in discovery order (S17, S19): providers by priority, and
+// inside one provider its levels in the order S17 scans them. Custom
+// directories ("custom:user") come after all of them and are not listed.
+func SourceOrder(opts Options) []string {
+	var out []string
+	for _, p := range providerTable(opts) {
+		levels := []string{"project", "user"}
+		if p.userFirst {
+			levels = []string{"user", "project"}
+		}
+		for _, l := range levels {
+			out = append(out, p.id+":"+l)
+		}
+	}
+	return out
 }
 
 type promptItem struct {
@@ -171,18 +257,17 @@ type promptItem struct {
 
 type promptRenderer struct {
 	format string
-	items  []promptItem
 	b      strings.Builder
 }
 
-// render renders the first n items with descriptions cut to capC
-// characters (no cut when capC < 0).
-func (r *promptRenderer) render(n, capC int) string {
+// render renders items with descriptions cut to capC characters (no cut
+// when capC < 0).
+func (r *promptRenderer) render(items []promptItem, capC int) string {
 	r.b.Reset()
 	b := &r.b
 	if r.format == FormatXML {
 		b.WriteString("<available_skills>")
-		for _, it := range r.items[:n] {
+		for _, it := range items {
 			b.WriteString("\n<skill>\n<name>\n")
 			xmlEscape(b, oneLine(it.name))
 			b.WriteString("\n</name>\n<description>\n")
@@ -196,15 +281,49 @@ func (r *promptRenderer) render(n, capC int) string {
 	}
 	b.WriteString("# Skills\n\n")
 	b.WriteString(promptIntro)
-	for _, it := range r.items[:n] {
+	for _, it := range items {
 		b.WriteString("\n\n## ")
 		b.WriteString(oneLine(it.name))
 		if d := cutDescription(it.desc, capC); d != "" {
 			b.WriteByte('\n')
-			b.WriteString(d)
+			writeInert(b, d) // S46
 		}
 	}
 	return b.String()
+}
+
+// writeInert writes one line of text that must stay a paragraph line of
+// markdown (S46). A line that would instead start another CommonMark block
+// gets one of its characters escaped with "\\" (CommonMark renders an
+// escaped ASCII punctuation character as the character itself):
+//
+//   - the first character when it is "#" (a heading), "`" or "~" (a
+//     fence), "<" (an HTML block), ">" (a quote), "-", "+" or "*" (a list
+//     item or a thematic break), "_" (a thematic break), "=" (a setext
+//     underline) or "|" (a table row);
+//   - the "." or ")" after up to 9 leading digits (an ordered list item).
+//
+// Escaping a few harmless lines too ("-1", "<3") costs one backslash;
+// missing one would let a description end the skills list. line is not
+// empty and holds no newline (see oneLine).
+func writeInert(b *strings.Builder, line string) {
+	switch line[0] {
+	case '#', '`', '~', '<', '>', '-', '+', '*', '_', '=', '|':
+		b.WriteByte('\\')
+		b.WriteString(line)
+		return
+	}
+	i := 0
+	for i < len(line) && i < 9 && '0' <= line[i] && line[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(line) && (line[i] == '.' || line[i] == ')') {
+		b.WriteString(line[:i])
+		b.WriteByte('\\')
+		b.WriteString(line[i:])
+		return
+	}
+	b.WriteString(line)
 }
 
 // cutDescription returns d when it has at most capC characters (UTF-16

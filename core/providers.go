@@ -11,6 +11,7 @@ type provider struct {
 	id          string
 	displayName string
 	priority    int
+	userFirst   bool // S17: the user level is scanned before the project level
 	// items lists the roots to scan in S17 item order, or warnings met while
 	// finding them (S20's registry).
 	items func(fsys FS, cwd, home string, ancestors []string, cfg string) []providerItem
@@ -48,7 +49,7 @@ func providerTable(opts Options) []provider {
 			UserDirs: []string{opts.ConfigDirName + "/agent/skills"}, ProjectDirs: []string{opts.ConfigDirName + "/skills"}}),
 		dirProvider(Provider{ID: "claude", DisplayName: "Claude Code", Priority: 80, UserFirst: true,
 			UserDirs: []string{".claude/skills"}, ProjectDirs: []string{".claude/skills"}}),
-		{id: "claude-plugins", displayName: "Claude Code plugins", priority: 70, items: claudePluginItems},
+		{id: "claude-plugins", displayName: "Claude Code plugins", priority: 70, userFirst: true, items: claudePluginItems},
 		dirProvider(Provider{ID: "agents", DisplayName: "Agents", Priority: 70,
 			UserDirs: []string{".agent/skills", ".agents/skills"}, ProjectDirs: []string{".agent/skills", ".agents/skills"}}),
 		codexProvider(),
@@ -90,7 +91,7 @@ func dirProvider(p Provider) provider {
 	if name == "" {
 		name = p.ID
 	}
-	return provider{id: p.ID, displayName: name, priority: p.Priority,
+	return provider{id: p.ID, displayName: name, priority: p.Priority, userFirst: p.UserFirst,
 		items: func(fsys FS, cwd, home string, ancestors []string, cfg string) []providerItem {
 			spec := func(root, level string) providerItem {
 				return providerItem{spec: scanSpec{root: root, provider: p.ID, providerName: name, level: level,

@@ -25,10 +25,11 @@ func ExampleResolve() {
 
 func ExampleRenderPrompt() {
 	skills := []core.Skill{
-		{Name: "pdf", Description: "Extract text and tables from PDF files.", FilePath: "/skills/pdf/SKILL.md"},
+		{Name: "pdf", Description: "Extract text and tables from PDF files, fill forms, merge and split documents. Use when the user mentions PDFs.",
+			FilePath: "/skills/pdf/SKILL.md"},
 		{Name: "docx", Description: "Edit Word documents.", FilePath: "/skills/docx/SKILL.md"},
 	}
-	p, _ := core.RenderPrompt(skills, core.PromptOptions{ReadTool: true, Format: "xml", MaxChars: 314})
+	p, _ := core.RenderPrompt(skills, core.PromptOptions{ReadTool: true, Format: "xml", MaxChars: 360})
 	fmt.Println(p.Text)
 	fmt.Println("omitted:", p.Omitted, "shortened:", p.Shortened)
 	// Output:
@@ -49,7 +50,7 @@ func ExampleRenderPrompt() {
 	// pdf
 	// </name>
 	// <description>
-	// Extract text and tables from PDF…
+	// Extract text and tables from PDF files, fill forms, merge and split documents.…
 	// </description>
 	// <location>
 	// /skills/pdf/SKILL.md

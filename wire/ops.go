@@ -33,7 +33,9 @@ var operations = map[string]operation{
 		return core.ListFiles(fsys, req.Name, res.Skills)
 	}, appendFileList), // S33
 	"renderPrompt": onSkills([]string{"readTool", "format", "maxChars"}, func(_ core.FS, req *Request, res *core.Result) (*core.Prompt, error) {
-		return core.RenderPrompt(res.Skills, core.PromptOptions{ReadTool: orTrue(req.ReadTool), Format: req.Format, MaxChars: req.MaxChars})
+		opts, _ := req.options() // discover has decoded them; S53 drops by their provider order
+		return core.RenderPrompt(res.Skills, core.PromptOptions{ReadTool: orTrue(req.ReadTool), Format: req.Format,
+			MaxChars: req.MaxChars, SourceOrder: core.SourceOrder(opts)})
 	}, appendPrompt), // S34
 	"expandCommand": onSkills([]string{"text", "enableSkillCommands"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Expansion, error) {
 		return core.ExpandCommand(fsys, req.Text, res.Skills, orTrue(req.EnableSkillCommands))
