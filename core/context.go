@@ -16,7 +16,15 @@ type ContextFile struct {
 // ContextResult is what [ContextFiles] returns.
 type ContextResult struct {
 	Files []ContextFile
+	// Warnings name the candidates skipped for S43 (a link outside its
+	// boundary) or S45 (over 1 MiB); its JSON key is present only when
+	// there are some.
+	Warnings []Warning
 }
+
+// MaxContextBytes bounds a context file (S45): a larger one is skipped
+// with a warning.
+const MaxContextBytes = 1 << 20
 
 // ContextFileName is the name of a context file (SPEC S38).
 const ContextFileName = "XCSH.md"
@@ -39,7 +47,14 @@ const maxContextDepth = 20
 // A candidate is usable when it is a regular file (or a link to one) that
 // can be read and whose content is not empty or only white space; an
 // unusable one is treated as absent, so the next candidate at that depth
-// gets its turn, and nothing is reported.
+// gets its turn, and nothing is reported. Two more are skipped with a
+// warning (skillPath the candidate): a link whose realpath leaves both the
+// directory it was found in and its scope (S43: the repository root when
+// cwd is in one, else the ancestor it was found at, none for "/"; home for
+// the user file), "<path> links outside its skill (<realpath>); link the
+// skill folder instead", read through a check of the file actually opened
+// (S44); and a file over 1 MiB, "<path> is larger than 1 MiB; skipped"
+// (S45).
 //
 // Order (S39): the user file, then the project files from the farthest
 // ancestor to cwd, so the most specific comes last. A file whose content
@@ -54,11 +69,12 @@ func ContextFiles(fsys FS, cwd, home, configDirName string) (*ContextResult, err
 		configDirName = ".xcsh"
 	}
 	var files []ContextFile
-	if c, ok := readContextFile(fsys, path.Join(home, configDirName, "agent", ContextFileName)); ok {
+	var warnings []Warning
+	if c, ok := readContextFile(fsys, path.Join(home, configDirName, "agent", ContextFileName), home, &warnings); ok {
 		files = append(files, ContextFile{Path: path.Join(home, configDirName, "agent", ContextFileName),
 			Content: c, Level: "user", Depth: -1})
 	}
-	ancestors := projectAncestors(fsys, cwd, home)
+	ancestors, repo := projectChain(fsys, cwd, home)
 	var project []ContextFile
 	for _, a := range ancestors {
 		depth := pathDepth(cwd) - pathDepth(a)
@@ -69,8 +85,12 @@ func ContextFiles(fsys FS, cwd, home, configDirName string) (*ContextResult, err
 		if !strings.HasPrefix(path.Base(a), ".") {
 			candidates = append(candidates, path.Join(a, ContextFileName))
 		}
+		scope := repo
+		if scope == "" && a != "/" {
+			scope = a
+		}
 		for _, p := range candidates {
-			if c, ok := readContextFile(fsys, p); ok {
+			if c, ok := readContextFile(fsys, p, scope, &warnings); ok {
 				project = append(project, ContextFile{Path: p, Content: c, Level: "project", Depth: depth})
 				break
 			}
@@ -79,7 +99,7 @@ func ContextFiles(fsys FS, cwd, home, configDirName string) (*ContextResult, err
 	for i := len(project) - 1; i >= 0; i-- { // farthest first
 		files = append(files, project[i])
 	}
-	out := &ContextResult{Files: make([]ContextFile, 0, len(files))}
+	out := &ContextResult{Files: make([]ContextFile, 0, len(files)), Warnings: warnings}
 	for i, f := range files {
 		dup := false
 		for _, later := range files[i+1:] {
@@ -96,12 +116,27 @@ func ContextFiles(fsys FS, cwd, home, configDirName string) (*ContextResult, err
 }
 
 // readContextFile returns the decoded content of the context file p, and
-// whether it is usable: a regular file, readable, not blank.
-func readContextFile(fsys FS, p string) (string, bool) {
+// whether it is usable: a regular file, readable, not blank, inside the
+// directory it was found in or scope (S43; "" for none), at most 1 MiB
+// (S45). The last two add a warning when they fail.
+func readContextFile(fsys FS, p, scope string, warnings *[]Warning) (string, bool) {
 	if t, err := fsys.Stat(p); err != nil || t != TypeFile {
 		return "", false
 	}
-	data, err := fsys.ReadFile(p)
+	real, err := fsys.Realpath(p)
+	if err != nil {
+		return "", false
+	}
+	within := trustedWithin(fsys, real, path.Dir(p), scope)
+	if within == "" {
+		*warnings = append(*warnings, Warning{p, linkOutsideMessage(p, real)})
+		return "", false
+	}
+	data, err := readFileWithin(fsys, within, p, MaxContextBytes)
+	if _, ok := err.(*errTooLarge); ok {
+		*warnings = append(*warnings, Warning{p, p + " is larger than 1 MiB; skipped"})
+		return "", false
+	}
 	if err != nil {
 		return "", false
 	}

@@ -29,7 +29,7 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 	m.ignored = m.compileGlobs(opts.IgnoredSkills, "ignoredSkills")
 	m.included = m.compileGlobs(opts.IncludeSkills, "includeSkills")
 
-	ancestors := projectAncestors(fsys, cwd, home)
+	ancestors, repo := projectChain(fsys, cwd, home)
 	for _, p := range providerTable(opts) {
 		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
 			if item.warning != "" {
@@ -40,7 +40,11 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 				}
 				continue
 			}
-			out := scanRoot(fsys, item.spec)
+			spec := item.spec
+			if spec.provider != "claude-plugins" || spec.scope == "" { // S43
+				spec.scope = scopeOf(spec.root, spec.level, home, repo, ancestors)
+			}
+			out := scanRoot(fsys, spec)
 			enabled := sourceEnabled(opts, item.spec.provider, item.spec.level)
 			if enabled { // warnings of a source the user turned off are noise
 				if out.rootWarning != "" {
@@ -50,6 +54,7 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 					res.Warnings = append(res.Warnings, Warning{"", "[" + p.displayName + "] " + w.Message})
 				}
 			}
+			res.Shadowed = append(res.Shadowed, out.outside...) // S43: before the filters
 			for i := range out.skills {
 				m.offer(&out.skills[i], enabled, false)
 			}
@@ -57,11 +62,13 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 	}
 	for _, dir := range opts.CustomDirectories { // S26
 		root := customRoot(dir, cwd, home)
-		out := scanRoot(fsys, scanSpec{root: root, provider: "custom", providerName: "Custom", level: "user", requireDescription: true})
+		out := scanRoot(fsys, scanSpec{root: root, provider: "custom", providerName: "Custom", level: "user",
+			requireDescription: true, scope: home})
 		if out.rootWarning != "" {
 			res.Warnings = append(res.Warnings, Warning{root, out.rootWarning})
 		}
 		res.Warnings = append(res.Warnings, out.fileWarnings...)
+		res.Shadowed = append(res.Shadowed, out.outside...)
 		for i := range out.skills {
 			m.offer(&out.skills[i], true, true)
 		}
@@ -134,14 +141,21 @@ func customRoot(dir, cwd, home string) string {
 // entry of any type), or, outside a repository, up to the directory below
 // home when cwd is under home, else up to "/". home is never among them.
 func projectAncestors(fsys FS, cwd, home string) []string {
+	chain, _ := projectChain(fsys, cwd, home)
+	return chain
+}
+
+// projectChain is [projectAncestors], and the repository root when cwd is
+// inside a repository ("" otherwise; S43's project scope).
+func projectChain(fsys FS, cwd, home string) (ancestors []string, repo string) {
 	if cwd == home {
-		return nil
+		return nil, ""
 	}
 	var chain []string
 	for a := cwd; ; a = path.Dir(a) {
 		chain = append(chain, a)
 		if _, err := fsys.Lstat(path.Join(a, ".git")); err == nil {
-			return without(chain, home) // a repository: up to its root
+			return without(chain, home), a // a repository: up to its root
 		}
 		if a == "/" {
 			break
@@ -156,9 +170,9 @@ func projectAncestors(fsys FS, cwd, home string) []string {
 			}
 			out = append(out, a)
 		}
-		return out
+		return out, ""
 	}
-	return without(chain, home)
+	return without(chain, home), ""
 }
 
 // under reports whether p lies strictly below dir.

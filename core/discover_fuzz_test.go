@@ -544,10 +544,10 @@ func (w *fuzzWorld) links() {
 	case 4: // a link to the root's parent (no SKILL.md there)
 		_ = w.fs.Symlink("..", link)
 		silent = nil
-	case 5: // SKILL.md is a link to a well-formed file elsewhere: a skill
+	case 5: // SKILL.md is a link to a well-formed file elsewhere in its root (S43 allows it): a skill
 		content, name, desc := w.validSkill()
-		_ = w.fs.WriteFile("/store/"+entry+".md", content)
-		_ = w.fs.Symlink("/store/"+entry+".md", file)
+		_ = w.fs.WriteFile(root+"/.store/"+entry+".md", content)
+		_ = w.fs.Symlink(root+"/.store/"+entry+".md", file)
 		w.skills = append(w.skills, &fuzzSkill{root: root, entry: entry, file: file, content: content,
 			name: name, description: desc, present: true})
 		return

@@ -13,6 +13,7 @@ const (
 	CodePathTraversal   = "PATH_TRAVERSAL"   // S31
 	CodePathEscape      = "PATH_ESCAPE"      // S31
 	CodeNotFound        = "NOT_FOUND"        // S31, and explain/validate targets that do not exist
+	CodeTooLarge        = "TOO_LARGE"        // S45: a resolve target over 8 MiB, a SKILL.md to expand over 1 MiB
 	CodeBadRequest      = "BAD_REQUEST"      // a request the engine cannot decode
 	CodeInternal        = "INTERNAL"         // a bug: a recovered panic
 )

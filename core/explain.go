@@ -92,6 +92,8 @@ func explainShadow(sh Shadowed, res *Result) (outcome, reason string) {
 		return OutcomeIgnored, "the name matches a pattern of ignoredSkills"
 	case ReasonNotIncluded:
 		return OutcomeNotIncluded, "includeSkills is set and the name matches none of its patterns"
+	case ReasonLinkOutside:
+		return ReasonLinkOutside, "its SKILL.md is a link to a file outside the skill, its skills directory and its project or home (S43); link the skill folder instead"
 	}
 	return sh.Reason, "not loaded: " + sh.Reason
 }

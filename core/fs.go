@@ -101,7 +101,7 @@ const (
 // unusual code (EBUSY, say) gives the same bytes natively and in wasm (S42).
 var knownCodes = map[string]bool{
 	ENOENT: true, ENOTDIR: true, EISDIR: true, EACCES: true, ELOOP: true,
-	EIO: true, EINVAL: true, EFBIG: true, ENAMETOOLONG: true, EPERM: true,
+	EIO: true, EINVAL: true, EFBIG: true, ENAMETOOLONG: true, EPERM: true, EXDEV: true,
 }
 
 // PathError is the error an [FS] returns: the operation, the path, and a
@@ -118,7 +118,7 @@ func (e *PathError) Error() string { return e.Op + " " + e.Path + ": " + e.Code 
 // ErrorCode returns the POSIX code carried by err: the Code of a
 // [*PathError] in its chain when it is one of the codes every host can
 // carry (ENOENT, ENOTDIR, EISDIR, EACCES, ELOOP, EIO, EINVAL, EFBIG,
-// ENAMETOOLONG, EPERM), "EIO" for any other error, "" for nil.
+// ENAMETOOLONG, EPERM, EXDEV), "EIO" for any other error, "" for nil.
 func ErrorCode(err error) string {
 	if err == nil {
 		return ""

@@ -211,7 +211,7 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 			}
 			items = append(items, providerItem{spec: scanSpec{root: path.Join(installPath, "skills"),
 				provider: "claude-plugins", providerName: "Claude Code plugins", level: level,
-				namePrefix: id[:at] + ":"}})
+				namePrefix: id[:at] + ":", scope: path.Clean(installPath)}})
 		}
 	}
 	return items

@@ -3,6 +3,7 @@ package core
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -52,6 +53,9 @@ type Resource struct {
 // depends on whether the host's filesystem treats it so. When several skills
 // share a name (a hand-built list), the first one is used.
 func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
+	if len(url) > MaxURLBytes { // S45, before any work: decoding is linear, the checks below are not
+		return nil, errorf(CodeInvalidURL, "Invalid URL: "+firstRunes(url, 200)+"…")
+	}
 	name, rel, perr := parseSkillURL(url)
 	if perr != nil {
 		return nil, perr
@@ -74,9 +78,26 @@ func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
 		}
 		target = path.Join(base, strings.ReplaceAll(rel, `\`, "/"))
 	}
-	real, err := containedRealpath(fsys, base, target)
-	if err != nil {
-		return nil, err
+	var real, within string
+	if target == s.FilePath { // S44: the SKILL.md discovery loaded, under S43's boundaries
+		var err error
+		if within, err = skillFileWithin(fsys, s); err != nil {
+			if _, ok := err.(*Error); ok {
+				return nil, err
+			}
+			return nil, notFound(target, ErrorCode(err))
+		}
+		if real, err = fsys.Realpath(target); err != nil {
+			return nil, notFound(target, ErrorCode(err))
+		}
+	} else {
+		var err error
+		if real, err = containedRealpath(fsys, base, target); err != nil {
+			return nil, err
+		}
+		if within, err = fsys.Realpath(base); err != nil {
+			return nil, notFound(target, ErrorCode(err))
+		}
 	}
 	typ, statErr := fsys.Stat(real)
 	if statErr != nil {
@@ -88,9 +109,9 @@ func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
 	if typ != TypeFile {
 		return nil, notFound(target, ENOENT)
 	}
-	data, readErr := fsys.ReadFile(real)
+	data, readErr := readFileWithin(fsys, within, real, MaxResolveBytes)
 	if readErr != nil {
-		return nil, notFound(target, ErrorCode(readErr))
+		return nil, readError(target, readErr, "8 MiB")
 	}
 	content := DecodeText(data)
 	ct := "text/plain"
@@ -101,6 +122,41 @@ func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
 }
 
 func invalidURL(url string) *Error { return errorf(CodeInvalidURL, "Invalid URL: "+url) }
+
+// Bounds of S45.
+const (
+	// MaxURLBytes: a longer skill:// URL is INVALID_URL, quoted to its
+	// first 200 characters.
+	MaxURLBytes = 4096
+	// MaxResolveBytes: a larger resolve target is TOO_LARGE.
+	MaxResolveBytes = 8 << 20
+	// MaxExpandBytes: a larger SKILL.md to expand is TOO_LARGE.
+	MaxExpandBytes = 1 << 20
+)
+
+// firstRunes returns the first n characters (code points; a byte of
+// invalid UTF-8 counts as one) of s.
+func firstRunes(s string, n int) string {
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i]
+}
+
+// readError turns the failure of a bounded, contained read of target into
+// the S31/S44/S45 error: TOO_LARGE naming the size and the limit,
+// PATH_ESCAPE for a file opened outside its boundary, else NOT_FOUND.
+func readError(target string, err error, limit string) *Error {
+	if tl, ok := err.(*errTooLarge); ok {
+		return errorf(CodeTooLarge, "File too large: "+target+" ("+strconv.FormatInt(tl.size, 10)+" bytes; the limit is "+limit+")")
+	}
+	if ErrorCode(err) == EXDEV {
+		return errorf(CodePathEscape, "Path traversal is not allowed")
+	}
+	return notFound(target, ErrorCode(err))
+}
 
 // parseSkillURL splits a skill:// URL into its decoded name and path (S29).
 func parseSkillURL(url string) (name, rel string, err *Error) {
@@ -265,14 +321,18 @@ func notFound(target, code string) *Error {
 
 // FileList is the listing of one skill's directory (SPEC S33).
 type FileList struct {
-	Name    string
-	BaseDir string
-	Files   []string // slash paths relative to BaseDir, in byte order
+	Name      string
+	BaseDir   string
+	Files     []string // slash paths relative to BaseDir, in byte order
+	Truncated bool     // more than MaxListFiles files: the walk stopped (S45)
 }
 
 // maxListDepth bounds how deep [ListFiles] looks: a file is listed when its
 // relative path has at most this many segments (S33).
 const maxListDepth = 8
+
+// MaxListFiles bounds what [ListFiles] returns (S45).
+const MaxListFiles = 10000
 
 // ListFiles lists the files of the skill named name (SPEC S33), so a model
 // can find the references a SKILL.md mentions. Paths are relative to the
@@ -285,10 +345,15 @@ const maxListDepth = 8
 //     and names that no skill:// URL can address: names holding "\" (a
 //     separator in skill:// paths) or invalid UTF-8;
 //   - follows a symlink only when its realpath lies inside the realpath of
-//     baseDir, exactly the targets [Resolve] accepts; a link to a directory
-//     that is already on the current walk (a loop) is not entered again; a
-//     broken link, and anything that is neither a file nor a directory,
+//     baseDir, exactly the targets [Resolve] accepts, and the top-level
+//     SKILL.md when [Resolve] would serve it (S44: a link allowed by S43);
+//     a broken link, and anything that is neither a file nor a directory,
 //     is skipped;
+//   - enters every directory once, by realpath (S45): a second way to the
+//     same directory (a loop, or many links to one place) is not walked
+//     again, so the work is linear in the size of the skill;
+//   - stops after MaxListFiles (10000) files, in walk order (names sorted
+//     per directory), and sets Truncated;
 //   - skips subdirectories it cannot read, silently.
 //
 // Errors: an empty name is MISSING_NAME, an unknown one UNKNOWN_SKILL (the
@@ -302,16 +367,16 @@ func ListFiles(fsys FS, name string, skills []Skill) (*FileList, error) {
 		return nil, e
 	}
 	base := skillBaseDir(s)
-	files, err := walkSkillDir(fsys, base)
+	w, err := walkSkillDir(fsys, base, s)
 	if err != nil {
 		return nil, notFound(base, ErrorCode(err))
 	}
-	return &FileList{Name: s.Name, BaseDir: base, Files: files}, nil
+	return &FileList{Name: s.Name, BaseDir: base, Files: w.files, Truncated: w.truncated}, nil
 }
 
 // walkSkillDir lists the files below dir as [ListFiles] describes. It fails
 // only when dir itself has no realpath or cannot be listed.
-func walkSkillDir(fsys FS, dir string) ([]string, error) {
+func walkSkillDir(fsys FS, dir string, s *Skill) (*skillWalker, error) {
 	realBase, err := fsys.Realpath(dir)
 	if err != nil {
 		return nil, err
@@ -320,27 +385,30 @@ func walkSkillDir(fsys FS, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := skillWalker{fsys: fsys, realBase: realBase, files: []string{}}
+	w := &skillWalker{fsys: fsys, realBase: realBase, skill: s, files: []string{}, seen: map[string]bool{realBase: true}}
 	w.walk(dir, "", realBase, 1, entries)
 	slices.Sort(w.files)
-	return w.files, nil
+	return w, nil
 }
 
 type skillWalker struct {
-	fsys     FS
-	realBase string
-	chain    []string // realpaths of the directories on the current walk
-	files    []string
+	fsys      FS
+	realBase  string
+	skill     *Skill
+	seen      map[string]bool // realpaths of the directories entered
+	files     []string
+	truncated bool
 }
 
 // walk lists dir, whose entries are given, whose path relative to the
 // skill is rel ("" or ending in "/"), whose realpath is real, and whose
 // files are at the given depth.
 func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry) {
-	w.chain = append(w.chain, real)
-	defer func() { w.chain = w.chain[:len(w.chain)-1] }()
 	slices.SortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	for _, e := range entries {
+		if w.truncated {
+			return
+		}
 		if e.Name == "" || e.Name[0] == '.' || strings.ContainsAny(e.Name, `\/`) || !utf8.ValidString(e.Name) {
 			continue
 		}
@@ -354,8 +422,18 @@ func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry)
 		}
 		if typ == TypeSymlink {
 			r, err := w.fsys.Realpath(p)
-			if err != nil || !pathWithin(r, w.realBase) {
+			if err != nil {
 				continue
+			}
+			if !pathWithin(r, w.realBase) {
+				// S44: the SKILL.md discovery loaded is listed when its
+				// link is one S43 allows.
+				if w.skill == nil || rel != "" || e.Name != "SKILL.md" || p != w.skill.FilePath {
+					continue
+				}
+				if _, err := skillFileWithin(w.fsys, w.skill); err != nil {
+					continue
+				}
 			}
 			t, err := w.fsys.Stat(p)
 			if err != nil {
@@ -365,11 +443,16 @@ func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry)
 		}
 		switch typ {
 		case TypeFile:
+			if len(w.files) == MaxListFiles {
+				w.truncated = true
+				return
+			}
 			w.files = append(w.files, rel+e.Name)
 		case TypeDir:
-			if depth >= maxListDepth || slices.Contains(w.chain, childReal) {
+			if depth >= maxListDepth || w.seen[childReal] {
 				continue
 			}
+			w.seen[childReal] = true
 			sub, err := w.fsys.ReadDir(p)
 			if err != nil {
 				continue

@@ -22,6 +22,10 @@ type scanSpec struct {
 	requireDescription bool
 	namePrefix         string // "<plugin>:" for claude-plugins (S20)
 	quietENOTDIR       bool   // a root below another root (S48): its parent already warned
+	// scope is the S43 boundary of the source besides the skill folder
+	// and the root: repository, project directory, home or installPath;
+	// "" for none.
+	scope string
 }
 
 // scanOutcome is what scanning one root produced. Warnings are bare
@@ -32,6 +36,9 @@ type scanOutcome struct {
 	rootWarning string
 	// fileWarnings are about single SKILL.md files: [path, message].
 	fileWarnings []Warning
+	// outside are the skills whose SKILL.md links outside every S43
+	// boundary, not read (reason link-outside).
+	outside []Shadowed
 }
 
 // scanRoot scans one skills root, one level deep (SPEC S10 to S14).
@@ -61,7 +68,16 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	}
 	source := spec.provider + ":" + spec.level
 	rootReal, haveRootReal := "", false // realpath of the root, computed on first need
+	rootRealOK := false                 // rootReal is a realpath, not the root as a fallback
 	var buf []byte                      // the read buffer of readSkillHead, reused from file to file
+	// With a ContainedReader every SKILL.md is read through a check of
+	// the file actually opened (S44): it must lie in the directory its
+	// checks allowed, so a file swapped for a link meanwhile is not read.
+	var within *withinPrefixFS
+	if cr, ok := fsys.(ContainedReader); ok {
+		within = &withinPrefixFS{FS: fsys, cr: cr}
+	}
+	trust := []string{spec.root, spec.scope}
 	out.skills = make([]Skill, 0, min(len(entries), 1024))
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name, ".") {
@@ -92,7 +108,8 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 			out.readFailure(file, err)
 			continue
 		}
-		if t == TypeSymlink {
+		fileLinked := t == TypeSymlink
+		if fileLinked {
 			if t, err = fsys.Stat(file); err != nil {
 				out.readFailure(file, err)
 				continue
@@ -102,7 +119,42 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		if t != TypeFile {
 			continue
 		}
-		head, err := readSkillHead(fsys, file, &buf)
+		if !haveRootReal {
+			r, err := fsys.Realpath(spec.root)
+			rootReal, rootRealOK, haveRootReal = r, err == nil, true
+			if err != nil {
+				rootReal = spec.root
+			}
+		}
+		// allowed: the directory the file read must lie in ("" when it
+		// has no realpath: then the read is not checked).
+		fileReal, allowed := "", ""
+		if fileLinked { // S43: where may it point?
+			if fileReal, err = fsys.Realpath(file); err != nil {
+				out.readFailure(file, err)
+				continue
+			}
+			if allowed = trustedWithin(fsys, fileReal, dir, spec.root, spec.scope); allowed == "" {
+				out.fileWarnings = append(out.fileWarnings, Warning{file, linkOutsideMessage(file, fileReal)})
+				out.outside = append(out.outside, Shadowed{Name: spec.namePrefix + e.Name, FilePath: file,
+					Source: source, Reason: ReasonLinkOutside})
+				continue
+			}
+		} else if linked {
+			allowed, _ = fsys.Realpath(dir)
+		} else if rootRealOK {
+			allowed = rootReal + "/" + e.Name
+			if rootReal == "/" {
+				allowed = "/" + e.Name
+			}
+		}
+		var head skillHead
+		if within != nil && allowed != "" {
+			within.within = allowed
+			head, err = readSkillHead(within, file, &buf)
+		} else {
+			head, err = readSkillHead(fsys, file, &buf)
+		}
 		if err != nil {
 			out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
 			continue
@@ -126,14 +178,15 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		if !ok {
 			continue
 		}
+		skill.trust = trust
 		// S25 needs the realpath of every SKILL.md. One realpath per root
 		// serves every skill reached without a symlink (docs/PERF-NOTES.md).
-		if linked {
+		switch {
+		case fileReal != "":
+			skill.realpath = fileReal
+		case linked:
 			skill.realpath = realpathOr(fsys, file)
-		} else {
-			if !haveRootReal {
-				rootReal, haveRootReal = realpathOr(fsys, spec.root), true
-			}
+		default:
 			if rootReal == root || rootReal == "/" && root == "" {
 				skill.realpath = file // the usual case: no link on the way
 			} else {

@@ -28,6 +28,12 @@ type Skill struct {
 	DisableUserInvocation  bool
 
 	realpath string // the realpath of FilePath, for S25's dedupe
+	// trust holds the directories besides BaseDir that a linked SKILL.md
+	// may point into (SPEC S43): its skills root and its source's scope
+	// (repository, project directory, home or plugin installPath), as
+	// found; realpaths are taken when checked. Nil for a hand-built skill:
+	// then only BaseDir counts (S31).
+	trust []string
 }
 
 // Warning is a non-fatal problem met while discovering: the path it concerns
@@ -45,6 +51,9 @@ const (
 	ReasonSourceOff   = "source-off"
 	ReasonIgnored     = "ignored"
 	ReasonNotIncluded = "not-included"
+	// ReasonLinkOutside: the SKILL.md is a link whose realpath leaves
+	// every S43 boundary; it was not read.
+	ReasonLinkOutside = "link-outside"
 )
 
 // Shadowed is a skill that was found but not loaded, and why (SPEC S27).

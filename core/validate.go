@@ -395,11 +395,11 @@ func valueKind(v Value) string {
 }
 
 func (v *validator) checkNested() {
-	files, err := walkSkillDir(v.fsys, v.dir)
+	w, err := walkSkillDir(v.fsys, v.dir, nil)
 	if err != nil {
 		return
 	}
-	for _, f := range files {
+	for _, f := range w.files {
 		if strings.Contains(f, "/") && path.Base(f) == "SKILL.md" {
 			v.add(DiagNestedSkillMD, SeverityWarning, f+": a SKILL.md below a skill is never discovered "+
 				"(skills are found one level below a skills root); move its folder into a skills root, "+

@@ -95,7 +95,8 @@ func appendCommandList(b []byte, l *core.CommandList) []byte {
 }
 
 // appendContextResult appends {"files":[{"path","content","level","depth"}]}, depth
-// null for the user file (SPEC section 12).
+// null for the user file (SPEC section 12), then "warnings" when there are
+// some (S43, S45).
 func appendContextResult(b []byte, r *core.ContextResult) []byte {
 	w := newWriter(b)
 	w.Raw(`{"files":[`)
@@ -117,7 +118,12 @@ func appendContextResult(b []byte, r *core.ContextResult) []byte {
 		}
 		w.Byte('}')
 	}
-	w.Raw("]}")
+	w.Byte(']')
+	if len(r.Warnings) > 0 { // S43, S45: present only when there are some
+		w.Raw(`,"warnings":`)
+		w.warnings(r.Warnings)
+	}
+	w.Byte('}')
 	return w.B
 }
 
@@ -205,7 +211,8 @@ func appendResource(b []byte, r *core.Resource) []byte {
 	return w.B
 }
 
-// appendFileList appends {"name","baseDir","files"} (SPEC section 12).
+// appendFileList appends {"name","baseDir","files"} (SPEC section 12), then
+// "truncated": true past 10000 files (S45).
 func appendFileList(b []byte, l *core.FileList) []byte {
 	w := newWriter(b)
 	w.Raw(`{"name":`)
@@ -214,6 +221,9 @@ func appendFileList(b []byte, l *core.FileList) []byte {
 	w.Str(l.BaseDir)
 	w.Raw(`,"files":`)
 	w.Strings(l.Files)
+	if l.Truncated { // S45
+		w.Raw(`,"truncated":true`)
+	}
 	w.Byte('}')
 	return w.B
 }

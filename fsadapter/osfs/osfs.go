@@ -61,6 +61,7 @@ var (
 	_ core.FS               = (*FS)(nil)
 	_ core.PrefixReader     = (*FS)(nil)
 	_ core.PrefixReaderInto = (*FS)(nil)
+	_ core.ContainedReader  = (*FS)(nil)
 )
 
 // New returns the FS of the whole host filesystem.
@@ -241,9 +242,9 @@ func (f *FS) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	file, err := os.Open(h)
+	file, err := openRegular(h, p)
 	if err != nil {
-		return 0, false, wrap("readFile", p, err)
+		return 0, false, err
 	}
 	defer file.Close()
 	got := 0
@@ -267,6 +268,104 @@ func (f *FS) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
 	}
 }
 
+// ReadFileWithin reads at most len(buf) bytes of the regular file p into
+// buf, when the file it opened lies inside the virtual realpath within
+// ([core.ContainedReader], SPEC S44). The check is made on the open
+// descriptor, so a path swapped for a link after the engine checked it
+// gives EXDEV, never the bytes behind the link: on Linux the kernel names
+// the descriptor (/proc/self/fd); elsewhere, and when /proc is missing,
+// the realpath of p must be inside within and name the same file (device
+// and inode) as the descriptor. size is the file's size from fstat; when
+// the file holds more than len(buf) bytes, size > len(buf).
+func (f *FS) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
+	h, err := f.host("readFile", p)
+	if err != nil {
+		return 0, 0, err
+	}
+	file, err := openRegular(h, p)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return 0, 0, wrap("readFile", p, err)
+	}
+	if !f.openedWithin(file, fi, within, p) {
+		return 0, 0, &core.PathError{Op: "readFile", Path: p, Code: core.EXDEV}
+	}
+	got := 0
+	for got < len(buf) {
+		m, err := file.Read(buf[got:])
+		got += m
+		if err == io.EOF {
+			return got, int64(got), nil
+		}
+		if err != nil {
+			return 0, 0, wrap("readFile", p, err)
+		}
+	}
+	size := fi.Size()
+	if size <= int64(got) {
+		// A few more bytes prove the file is longer (8: /proc files such
+		// as pagemap refuse smaller reads, and an error counts as more).
+		var probe [8]byte
+		if m, err := file.Read(probe[:]); m > 0 || err != nil && err != io.EOF {
+			size = int64(got) + 1
+		} else {
+			size = int64(got)
+		}
+	}
+	return got, size, nil
+}
+
+// openedWithin reports whether the open file (whose stat is fi) lies
+// inside the virtual realpath within.
+func (f *FS) openedWithin(file *os.File, fi fs.FileInfo, within, p string) bool {
+	if !f.portable {
+		if name, ok := openedName(file); ok {
+			v, ok := f.virtual(name)
+			return ok && pathWithin(v, within)
+		}
+	}
+	real, err := f.Realpath(p)
+	if err != nil || !pathWithin(real, within) {
+		return false
+	}
+	h, err := f.host("readFile", real)
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(h)
+	return err == nil && os.SameFile(fi, now)
+}
+
+// virtual turns a host realpath into the engine's path; ok is false for a
+// place outside root.
+func (f *FS) virtual(real string) (string, bool) {
+	real = filepath.ToSlash(real)
+	if f.root == "" {
+		return real, true
+	}
+	root := filepath.ToSlash(f.rootReal)
+	switch {
+	case real == root:
+		return "/", true
+	case strings.HasPrefix(real, root) && real[len(root)] == '/':
+		return real[len(root):], true
+	}
+	return "", false
+}
+
+// pathWithin reports whether the clean absolute path p is dir or lies
+// below it.
+func pathWithin(p, dir string) bool {
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
 // Realpath returns p with every symlink resolved. With [Dir], the result
 // is a virtual path under "/"; a target outside root gives ENOENT.
 func (f *FS) Realpath(p string) (string, error) {
@@ -283,16 +382,8 @@ func (f *FS) Realpath(p string) (string, error) {
 	if err != nil {
 		return "", wrap("realpath", p, err)
 	}
-	real = filepath.ToSlash(real)
-	if f.root == "" {
-		return real, nil
-	}
-	root := filepath.ToSlash(f.rootReal)
-	switch {
-	case real == root:
-		return "/", nil
-	case strings.HasPrefix(real, root) && real[len(root)] == '/':
-		return real[len(root):], nil
+	if v, ok := f.virtual(real); ok {
+		return v, nil
 	}
 	return "", &core.PathError{Op: "realpath", Path: p, Code: core.ENOENT}
 }
@@ -343,6 +434,7 @@ var errnoNames = map[syscall.Errno]string{
 	syscall.ENOMEM:       "ENOMEM",
 	syscall.EBUSY:        "EBUSY",
 	syscall.EEXIST:       "EEXIST",
+	syscall.EXDEV:        core.EXDEV,
 }
 
 // Code returns the POSIX name of the OS error err: the name of its

@@ -49,3 +49,17 @@ func realpath(h string) (string, error) {
 	}
 	return name, nil
 }
+
+// openedName returns the kernel's name for the open file f (its path as
+// the kernel resolved it when f was opened, whatever happened to the path
+// since), or ok == false when /proc cannot tell.
+func openedName(f *os.File) (name string, ok bool) {
+	if !procOK {
+		return "", false
+	}
+	name, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
+	if err != nil || !strings.HasPrefix(name, "/") || strings.HasSuffix(name, " (deleted)") {
+		return "", false
+	}
+	return name, true
+}

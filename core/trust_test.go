@@ -1,0 +1,215 @@
+package core_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wire"
+)
+
+// Regression tests of issue 16 (SPEC S43-S45) that need more than a
+// conformance case: sizes too large to commit, call counts.
+
+// countingFS counts ReadDir calls.
+type countingFS struct {
+	core.FS
+	readDirs atomic.Int64
+}
+
+func (c *countingFS) ReadDir(p string) ([]core.DirEntry, error) {
+	c.readDirs.Add(1)
+	return c.FS.ReadDir(p)
+}
+
+// TestListFiles_linksLinear: 56 directory links over 7 levels made
+// ListFiles walk every path through them (299,594 paths in 55 s, issue 16
+// item 5). Each directory is now entered once by realpath (S45): the
+// listing holds each real file once and ReadDir runs once per directory.
+func TestListFiles_linksLinear(t *testing.T) {
+	t.Parallel()
+	fsys := memfs.New()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(fsys.WriteFile("/s/x/SKILL.md", []byte("---\nname: x\n---\n")))
+	dir := "/s/x"
+	for level := 0; level < 6; level++ { // on the old walk: 4^6 ways down, seconds instead of microseconds
+		next := dir + "/d" + strconv.Itoa(level)
+		must(fsys.WriteFile(next+"/f.md", []byte("f")))
+		for i := 0; i < 4; i++ { // 4 links per level to the next level's folder
+			must(fsys.Symlink("d"+strconv.Itoa(level), dir+"/l"+strconv.Itoa(i)))
+		}
+		dir = next
+	}
+	cfs := &countingFS{FS: fsys}
+	skills := []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}}
+	l, err := core.ListFiles(cfs, "x", skills)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Files) != 7 || l.Truncated {
+		t.Errorf("ListFiles = %d files (truncated %v), want SKILL.md and 6 f.md: %q", len(l.Files), l.Truncated, l.Files)
+	}
+	if n := cfs.readDirs.Load(); n > 7 {
+		t.Errorf("ListFiles read %d directories; the skill has 7", n)
+	}
+}
+
+// TestListFiles_cap: past 10000 files the listing stops and says so (S45).
+func TestListFiles_cap(t *testing.T) {
+	t.Parallel()
+	fsys := memfs.New()
+	if err := fsys.WriteFile("/s/x/SKILL.md", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < core.MaxListFiles+5; i++ {
+		if err := fsys.WriteFile("/s/x/r/"+strconv.Itoa(100000+i), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := core.ListFiles(fsys, "x", []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Files) != core.MaxListFiles || !l.Truncated {
+		t.Errorf("ListFiles = %d files, truncated %v; want %d, true", len(l.Files), l.Truncated, core.MaxListFiles)
+	}
+	if j := wire.AppendJSON(nil, l); !bytes.HasSuffix(j, []byte(`"],"truncated":true}`)) {
+		t.Errorf("JSON ends %q", j[len(j)-40:])
+	}
+}
+
+// TestResolve_bounds: a resolve target over 8 MiB and a SKILL.md to expand
+// over 1 MiB are TOO_LARGE with the size and the limit (S45; issue 16
+// items 4 and 11: the whole file used to be read, a 200 MB one ran the
+// wasm instance out of memory). Exactly at the limit still reads.
+func TestResolve_bounds(t *testing.T) {
+	t.Parallel()
+	fsys := memfs.New()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	body := "---\nname: x\n---\n"
+	must(fsys.WriteFile("/s/x/SKILL.md", []byte(body+strings.Repeat("b", core.MaxExpandBytes+1-len(body)))))
+	must(fsys.WriteFile("/s/x/big.txt", make([]byte, core.MaxResolveBytes+1)))
+	must(fsys.WriteFile("/s/x/limit.txt", make([]byte, core.MaxResolveBytes)))
+	must(fsys.WriteFile("/s/y/SKILL.md", []byte(body+strings.Repeat("b", core.MaxExpandBytes-len(body)))))
+	skills := []core.Skill{
+		{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"},
+		{Name: "y", FilePath: "/s/y/SKILL.md", BaseDir: "/s/y"},
+	}
+	var e *core.Error
+	_, err := core.Resolve(fsys, "skill://x/big.txt", skills)
+	if !errors.As(err, &e) || e.Code != core.CodeTooLarge ||
+		e.Message != "File too large: /s/x/big.txt (8388609 bytes; the limit is 8 MiB)" {
+		t.Errorf("Resolve(big) = %v", err)
+	}
+	if r, err := core.Resolve(fsys, "skill://x/limit.txt", skills); err != nil || r.Size != core.MaxResolveBytes {
+		t.Errorf("Resolve(8 MiB) = %v", err)
+	}
+	_, err = core.ExpandCommand(fsys, "/skill:x", skills, true)
+	if !errors.As(err, &e) || e.Code != core.CodeTooLarge ||
+		e.Message != "File too large: /s/x/SKILL.md (1048577 bytes; the limit is 1 MiB)" {
+		t.Errorf("ExpandCommand(big) = %v", err)
+	}
+	if _, err := core.ExpandCommand(fsys, "/skill:y", skills, true); err != nil {
+		t.Errorf("ExpandCommand(1 MiB) = %v", err)
+	}
+}
+
+// TestResolve_longURL: a 256 KB URL to a missing target took minutes (a
+// realpath per ancestor, issue 16 item 9); past 4096 bytes it is now
+// INVALID_URL before any filesystem call (S45).
+func TestResolve_longURL(t *testing.T) {
+	t.Parallel()
+	fsys := memfs.New()
+	cfs := &countingRealpathFS{FS: fsys}
+	url := "skill://x/" + strings.Repeat("a/", 128<<10)
+	_, err := core.Resolve(cfs, url, []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}})
+	var e *core.Error
+	if !errors.As(err, &e) || e.Code != core.CodeInvalidURL || e.Message != "Invalid URL: "+url[:200]+"…" {
+		t.Errorf("Resolve(256 KB URL) = %.300v", err)
+	}
+	if n := cfs.n.Load(); n != 0 {
+		t.Errorf("%d realpath calls for a refused URL", n)
+	}
+}
+
+type countingRealpathFS struct {
+	core.FS
+	n atomic.Int64
+}
+
+func (c *countingRealpathFS) Realpath(p string) (string, error) {
+	c.n.Add(1)
+	return c.FS.Realpath(p)
+}
+
+// TestDiscover_linkOutsideNotRead: a SKILL.md linking outside every S43
+// boundary is never opened (the check runs before the read): with a
+// readFile fault on the target, nothing about it reaches the warnings
+// except the link-outside one.
+func TestDiscover_linkOutsideNotRead(t *testing.T) {
+	t.Parallel()
+	fsys := memfs.New()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(fsys.WriteFile("/proc/self/environ", []byte("---\ndescription: API_KEY=secret\n---\n")))
+	must(fsys.Symlink("/proc/self/environ", "/w/p/.claude/skills/helper/SKILL.md"))
+	must(fsys.Mkdir("/w/p/.git"))
+	must(fsys.WriteFile("/h/.claude/skills/mine/SKILL.md", []byte("---\ndescription: mine\n---\n")))
+	rf := &readLogFS{FS: fsys}
+	res, err := core.Discover(rf, "/w/p", "/h", core.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := fmt.Sprintf("%+v", res)
+	if strings.Contains(j, "secret") || len(res.Skills) != 1 || res.Skills[0].Name != "mine" {
+		t.Errorf("result %s", j)
+	}
+	for _, p := range rf.reads {
+		if strings.Contains(p, "helper") || strings.HasPrefix(p, "/proc") {
+			t.Errorf("read %s", p)
+		}
+	}
+	if len(res.Shadowed) != 1 || res.Shadowed[0].Reason != core.ReasonLinkOutside || res.Shadowed[0].Name != "helper" {
+		t.Errorf("shadowed %+v", res.Shadowed)
+	}
+	if _, err := core.ExpandCommand(fsys, "/skill:helper", res.Skills, true); err != nil {
+		t.Errorf("expand: %v", err)
+	}
+	// A hand-built list naming it anyway: S44 refuses at read time.
+	hand := []core.Skill{{Name: "helper", FilePath: "/w/p/.claude/skills/helper/SKILL.md", BaseDir: "/w/p/.claude/skills/helper"}}
+	var e *core.Error
+	if _, err := core.ExpandCommand(fsys, "/skill:helper", hand, true); !errors.As(err, &e) || e.Code != core.CodePathEscape {
+		t.Errorf("expand of a hand-built outside link = %v, want PATH_ESCAPE", err)
+	}
+}
+
+// readLogFS records the paths read.
+type readLogFS struct {
+	core.FS
+	reads []string
+}
+
+func (r *readLogFS) ReadFile(p string) ([]byte, error) {
+	r.reads = append(r.reads, p)
+	return r.FS.ReadFile(p)
+}

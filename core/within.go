@@ -1,0 +1,97 @@
+package core
+
+// Reading a file only when the file actually opened lies inside a directory
+// (SPEC S44). A path checked with Realpath and then read in a second call
+// can be swapped for a link in between; the check has to be made on the
+// file the read opened, which only the FS can do ([ContainedReader]). The
+// callers check the realpath (and the type) first in any case; over an FS
+// without that capability that check is all there is, which is exact for a
+// tree that does not change during the call (memfs, or MemoryFS in JS,
+// where nothing runs between two calls).
+
+// ContainedReader is an optional capability of an [FS] (SPEC S44): read a
+// regular file only if the file actually opened lies inside a directory.
+// osfs implements it on the opened descriptor (Linux: the kernel's name for
+// it; elsewhere: its device and inode against the realpath's), the wasm
+// host FS through the read_file_within import (wasm/ABI.md), which the JS
+// and wazero hosts implement the same way.
+//
+// ReadFileWithin opens path, checks that what it opened is a regular file
+// (a directory: EISDIR; a FIFO, device or socket: EINVAL, and the open
+// must not block on a FIFO) and that its realpath lies inside within (an
+// absolute realpath the engine computed earlier, compared as a string,
+// never resolved again), else EXDEV. It then reads at most len(buf) bytes
+// into buf. n is the number of bytes read; size is the file's size as the
+// opened file reports it (when the file is longer than buf, size >
+// len(buf)). Paths in errors are path.
+type ContainedReader interface {
+	ReadFileWithin(within, path string, buf []byte) (n int, size int64, err error)
+}
+
+// EXDEV is the code of a read refused because the file opened lies outside
+// the directory it had to be in (as openat2's RESOLVE_BENEATH reports it).
+const EXDEV = "EXDEV"
+
+// errTooLarge is the error of a bounded read whose file is over its limit;
+// size is the file's size.
+type errTooLarge struct {
+	path string
+	size int64
+}
+
+func (e *errTooLarge) Error() string { return "readFile " + e.path + ": EFBIG" }
+
+// readFileWithin reads the whole regular file p, which must lie inside the
+// realpath within (checked on the opened file when fsys can,
+// [ContainedReader]; the caller has checked its realpath), when it holds
+// at most limit bytes. A larger file is an *errTooLarge with its size. A
+// file opened outside within is a *PathError with EXDEV.
+func readFileWithin(fsys FS, within, p string, limit int) ([]byte, error) {
+	if cr, ok := fsys.(ContainedReader); ok {
+		buf := make([]byte, min(limit+1, 64<<10))
+		for {
+			n, size, err := cr.ReadFileWithin(within, p, buf)
+			if err != nil {
+				return nil, err
+			}
+			if n < 0 || n > len(buf) {
+				return nil, &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
+			}
+			if size > int64(limit) || n > limit {
+				return nil, &errTooLarge{p, max(size, int64(n))}
+			}
+			if size <= int64(n) || n < len(buf) {
+				return buf[:n:n], nil
+			}
+			// The file is longer than buf and at most limit: read it again
+			// into a buffer of its size (one more byte shows growth), at
+			// least twice the last one (a /proc file reports size 0).
+			buf = make([]byte, min(max(int(size)+1, 2*len(buf)), limit+1))
+		}
+	}
+	data, err := fsys.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > limit {
+		return nil, &errTooLarge{p, int64(len(data))}
+	}
+	return data, nil
+}
+
+// withinPrefixFS is fsys whose prefix reads check the file opened against
+// within ([ContainedReader]): discovery reads a SKILL.md through it, so a
+// SKILL.md swapped for a link after its checks is never read.
+type withinPrefixFS struct {
+	FS
+	cr     ContainedReader
+	within string
+}
+
+func (w *withinPrefixFS) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
+	n, size, err := w.cr.ReadFileWithin(w.within, p, buf)
+	if err != nil {
+		return 0, false, err
+	}
+	return n, size <= int64(n) && n <= len(buf), nil
+}
