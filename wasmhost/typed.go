@@ -164,11 +164,12 @@ func (e *Engine) ContextFiles(ctx context.Context, l Load) (*core.ContextResult,
 			Path, Content, Level string
 			Depth                *int // null for the user file
 		}
+		Warnings []core.Warning // S43, S45: absent when none
 	}
 	if err := e.do(ctx, loadRequest("contextFiles", l), into(&r)); err != nil {
 		return nil, err
 	}
-	res := &core.ContextResult{Files: make([]core.ContextFile, len(r.Files))}
+	res := &core.ContextResult{Files: make([]core.ContextFile, len(r.Files)), Warnings: r.Warnings}
 	for i, f := range r.Files {
 		depth := -1
 		if f.Depth != nil {
