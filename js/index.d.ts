@@ -172,6 +172,8 @@ export interface FileList {
   name: string;
   baseDir: string;
   files: string[];
+  /** Present (true) when the skill holds more than 10000 files: the listing stopped there (S45). */
+  truncated?: true;
 }
 
 export interface PromptOptions extends LoadContext {
@@ -222,6 +224,8 @@ export interface ContextFile {
 
 export interface ContextFiles {
   files: ContextFile[];
+  /** Candidates skipped: a link outside its boundary (S43), a file over 1 MiB (S45). Absent when none. */
+  warnings?: Warning[];
 }
 
 export interface Diagnostic {
