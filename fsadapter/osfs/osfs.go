@@ -181,20 +181,28 @@ func openRegular(h, p string) (*os.File, error) {
 	if err != nil {
 		return nil, wrap("readFile", p, err)
 	}
+	if err := checkRegular(file, p); err != nil {
+		file.Close()
+		return nil, err
+	}
+	return file, nil
+}
+
+// checkRegular fails unless the open file is a regular file: EISDIR for a
+// directory, EINVAL for anything else.
+func checkRegular(file *os.File, p string) error {
 	fi, err := file.Stat()
 	if err != nil {
-		file.Close()
-		return nil, wrap("readFile", p, err)
+		return wrap("readFile", p, err)
 	}
 	if !fi.Mode().IsRegular() {
-		file.Close()
 		code := core.EINVAL
 		if fi.IsDir() {
 			code = core.EISDIR
 		}
-		return nil, &core.PathError{Op: "readFile", Path: p, Code: code}
+		return &core.PathError{Op: "readFile", Path: p, Code: code}
 	}
-	return file, nil
+	return nil
 }
 
 // ReadFilePrefix returns at most n bytes of the file p and whether they are
@@ -274,15 +282,15 @@ func (f *FS) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
 // descriptor, so a path swapped for a link after the engine checked it
 // gives EXDEV, never the bytes behind the link: on Linux the kernel names
 // the descriptor (/proc/self/fd); elsewhere, and when /proc is missing,
-// the realpath of p must be inside within and name the same file (device
-// and inode) as the descriptor. size is the file's size from fstat; when
+// the realpath of p must be inside within and is opened through an
+// [os.Root] at within, which refuses any link out of it. size is the file's size from fstat; when
 // the file holds more than len(buf) bytes, size > len(buf).
 func (f *FS) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
 	h, err := f.host("readFile", p)
 	if err != nil {
 		return 0, 0, err
 	}
-	file, err := openRegular(h, p)
+	file, err := f.openWithin(h, within, p)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -290,9 +298,6 @@ func (f *FS) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
 	fi, err := file.Stat()
 	if err != nil {
 		return 0, 0, wrap("readFile", p, err)
-	}
-	if !f.openedWithin(file, fi, within, p) {
-		return 0, 0, &core.PathError{Op: "readFile", Path: p, Code: core.EXDEV}
 	}
 	got := 0
 	for got < len(buf) {
@@ -319,25 +324,59 @@ func (f *FS) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
 	return got, size, nil
 }
 
-// openedWithin reports whether the open file (whose stat is fi) lies
-// inside the virtual realpath within.
-func (f *FS) openedWithin(file *os.File, fi fs.FileInfo, within, p string) bool {
+// openWithin opens the regular file p (host path h) when the file opened
+// lies inside the virtual realpath within, else EXDEV. On Linux it opens h
+// and asks the kernel for the descriptor's name. Elsewhere (and without
+// /proc) it opens the realpath of p through an [os.Root] at within, which
+// never follows a link out of within, whatever happens to the path
+// meanwhile.
+func (f *FS) openWithin(h, within, p string) (*os.File, error) {
 	if !f.portable {
-		if name, ok := openedName(file); ok {
-			v, ok := f.virtual(name)
-			return ok && pathWithin(v, within)
+		file, err := openRegular(h, p)
+		if err != nil {
+			return nil, err
 		}
+		if name, ok := openedName(file); ok {
+			if v, ok := f.virtual(name); ok && pathWithin(v, within) {
+				return file, nil
+			}
+			file.Close()
+			return nil, &core.PathError{Op: "readFile", Path: p, Code: core.EXDEV}
+		}
+		file.Close()
 	}
 	real, err := f.Realpath(p)
-	if err != nil || !pathWithin(real, within) {
-		return false
-	}
-	h, err := f.host("readFile", real)
 	if err != nil {
-		return false
+		return nil, &core.PathError{Op: "readFile", Path: p, Code: core.ErrorCode(err)}
 	}
-	now, err := os.Stat(h)
-	return err == nil && os.SameFile(fi, now)
+	if !pathWithin(real, within) {
+		return nil, &core.PathError{Op: "readFile", Path: p, Code: core.EXDEV}
+	}
+	hw, err := f.host("readFile", within)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(hw)
+	if err != nil {
+		return nil, wrap("readFile", p, err)
+	}
+	defer root.Close()
+	rel := strings.TrimPrefix(strings.TrimPrefix(real, within), "/")
+	if rel == "" {
+		rel = "."
+	}
+	file, err := root.OpenFile(filepath.FromSlash(rel), openFlags, 0)
+	if err != nil {
+		if Code(err) == core.EIO && strings.Contains(err.Error(), "escapes") {
+			return nil, &core.PathError{Op: "readFile", Path: p, Code: core.EXDEV}
+		}
+		return nil, wrap("readFile", p, err)
+	}
+	if err := checkRegular(file, p); err != nil {
+		file.Close()
+		return nil, err
+	}
+	return file, nil
 }
 
 // virtual turns a host realpath into the engine's path; ok is false for a
