@@ -32,8 +32,6 @@ type jsonWriter struct {
 	b []byte
 }
 
-func (w *jsonWriter) str(s string) { w.b = appendJSON(w.b, s) }
-
 func (w *jsonWriter) num(f float64) { w.b = appendJSON(w.b, f) }
 
 func (w *jsonWriter) value(v Value) { w.b = appendJSON(w.b, v) }

@@ -77,11 +77,8 @@ func appendExpansion(b []byte, e *core.Expansion) []byte {
 // section 12).
 func appendCommandList(b []byte, l *core.CommandList) []byte {
 	w := newWriter(b)
-	w.Raw(`{"commands":[`)
-	for i, c := range l.Commands {
-		if i > 0 {
-			w.Byte(',')
-		}
+	w.Raw(`{"commands":`)
+	list(&w, l.Commands, func(w *writer, c *core.Command) {
 		w.Raw(`{"name":`)
 		w.Str(c.Name)
 		w.Raw(`,"description":`)
@@ -89,8 +86,8 @@ func appendCommandList(b []byte, l *core.CommandList) []byte {
 		w.Raw(`,"path":`)
 		w.Str(c.Path)
 		w.Byte('}')
-	}
-	w.Raw("]}")
+	})
+	w.Byte('}')
 	return w.B
 }
 
@@ -99,11 +96,8 @@ func appendCommandList(b []byte, l *core.CommandList) []byte {
 // some (S43, S45).
 func appendContextResult(b []byte, r *core.ContextResult) []byte {
 	w := newWriter(b)
-	w.Raw(`{"files":[`)
-	for i, f := range r.Files {
-		if i > 0 {
-			w.Byte(',')
-		}
+	w.Raw(`{"files":`)
+	list(&w, r.Files, func(w *writer, f *core.ContextFile) {
 		w.Raw(`{"path":`)
 		w.Str(f.Path)
 		w.Raw(`,"content":`)
@@ -117,11 +111,10 @@ func appendContextResult(b []byte, r *core.ContextResult) []byte {
 			w.Num(float64(f.Depth))
 		}
 		w.Byte('}')
-	}
-	w.Byte(']')
+	})
 	if len(r.Warnings) > 0 { // S43, S45: present only when there are some
 		w.Raw(`,"warnings":`)
-		w.warnings(r.Warnings)
+		list(&w, r.Warnings, (*writer).warning)
 	}
 	w.Byte('}')
 	return w.B
@@ -150,11 +143,8 @@ func appendExplanation(b []byte, e *core.Explanation) []byte {
 	} else {
 		w.skill(e.Winner)
 	}
-	w.Raw(`,"candidates":[`)
-	for i, c := range e.Candidates {
-		if i > 0 {
-			w.Byte(',')
-		}
+	w.Raw(`,"candidates":`)
+	list(&w, e.Candidates, func(w *writer, c *core.Candidate) {
 		w.Raw(`{"filePath":`)
 		w.Str(c.FilePath)
 		w.Raw(`,"source":`)
@@ -166,8 +156,8 @@ func appendExplanation(b []byte, e *core.Explanation) []byte {
 			w.Str(c.Reason)
 		}
 		w.Byte('}')
-	}
-	w.Raw("]}")
+	})
+	w.Byte('}')
 	return w.B
 }
 
@@ -186,6 +176,7 @@ func appendPrompt(b []byte, p *core.Prompt) []byte {
 	return w.B
 }
 
+// nonNil is list, or an empty list for nil: the reply has [] either way.
 func nonNil(list []string) []string {
 	if list == nil {
 		return []string{}
@@ -235,6 +226,7 @@ func appendSkill(b []byte, s *core.Skill) []byte {
 	return w.B
 }
 
+// skill writes a skill's JSON object, keys in SPEC order (section 5).
 func (w *writer) skill(s *core.Skill) {
 	w.Raw(`{"name":`)
 	w.Str(s.Name)
@@ -281,28 +273,22 @@ func (w *writer) skill(s *core.Skill) {
 	w.Byte('}')
 }
 
-func (w *writer) skills(list []core.Skill) {
-	w.Byte('[')
-	for i := range list {
-		if i > 0 {
-			w.Byte(',')
-		}
-		w.skill(&list[i])
-	}
-	w.Byte(']')
+func (w *writer) warning(x *core.Warning) {
+	w.Raw(`{"skillPath":`)
+	w.Str(x.SkillPath)
+	w.Raw(`,"message":`)
+	w.Str(x.Message)
+	w.Byte('}')
 }
 
-func (w *writer) warnings(list []core.Warning) {
+// list writes items as a JSON array, each item with write.
+func list[T any](w *writer, items []T, write func(*writer, *T)) {
 	w.Byte('[')
-	for i, x := range list {
+	for i := range items {
 		if i > 0 {
 			w.Byte(',')
 		}
-		w.Raw(`{"skillPath":`)
-		w.Str(x.SkillPath)
-		w.Raw(`,"message":`)
-		w.Str(x.Message)
-		w.Byte('}')
+		write(w, &items[i])
 	}
 	w.Byte(']')
 }
@@ -316,14 +302,11 @@ func appendResult(b []byte, r *core.Result) []byte {
 	}
 	w := newWriter(slices.Grow(b, n))
 	w.Raw(`{"skills":`)
-	w.skills(r.Skills)
+	list(&w, r.Skills, (*writer).skill)
 	w.Raw(`,"warnings":`)
-	w.warnings(r.Warnings)
-	w.Raw(`,"shadowed":[`)
-	for i, x := range r.Shadowed {
-		if i > 0 {
-			w.Byte(',')
-		}
+	list(&w, r.Warnings, (*writer).warning)
+	w.Raw(`,"shadowed":`)
+	list(&w, r.Shadowed, func(w *writer, x *core.Shadowed) {
 		w.Raw(`{"name":`)
 		w.Str(x.Name)
 		w.Raw(`,"filePath":`)
@@ -337,8 +320,8 @@ func appendResult(b []byte, r *core.Result) []byte {
 			w.Str(x.Winner)
 		}
 		w.Byte('}')
-	}
-	w.Raw("]}")
+	})
+	w.Byte('}')
 	return w.B
 }
 
@@ -346,9 +329,9 @@ func appendResult(b []byte, r *core.Result) []byte {
 func appendScanResult(b []byte, r *core.ScanResult) []byte {
 	w := newWriter(slices.Grow(b, skillsSizeHint(r.Skills)+warningsSizeHint(r.Warnings)+32))
 	w.Raw(`{"skills":`)
-	w.skills(r.Skills)
+	list(&w, r.Skills, (*writer).skill)
 	w.Raw(`,"warnings":`)
-	w.warnings(r.Warnings)
+	list(&w, r.Warnings, (*writer).warning)
 	w.Byte('}')
 	return w.B
 }
@@ -373,6 +356,7 @@ func skillsSizeHint(list []core.Skill) int {
 	return n
 }
 
+// warningsSizeHint is about the size of the warnings' JSON.
 func warningsSizeHint(list []core.Warning) int {
 	n := 2
 	for _, x := range list {
@@ -387,11 +371,8 @@ func appendValidation(b []byte, r *core.Validation) []byte {
 	w := newWriter(b)
 	w.Raw(`{"dir":`)
 	w.Str(r.Dir)
-	w.Raw(`,"diagnostics":[`)
-	for i, d := range r.Diagnostics {
-		if i > 0 {
-			w.Byte(',')
-		}
+	w.Raw(`,"diagnostics":`)
+	list(&w, r.Diagnostics, func(w *writer, d *core.Diagnostic) {
 		w.Raw(`{"code":`)
 		w.Str(d.Code)
 		w.Raw(`,"severity":`)
@@ -403,7 +384,7 @@ func appendValidation(b []byte, r *core.Validation) []byte {
 			w.Num(float64(d.Line))
 		}
 		w.Byte('}')
-	}
-	w.Raw("]}")
+	})
+	w.Byte('}')
 	return w.B
 }
