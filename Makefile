@@ -96,6 +96,9 @@ test-bun: wasm $(if $(filter $(TOOLS)/%,$(BUN)),$(BUN))
 # the JS facade against the JS syscall floor at 100, 1000 and 10000 skills,
 # the cold CLI against bare node, module size and memory. On a noisy
 # machine, compare ratios from one run, not times from different runs.
+# The summaries go to docs/bench/go.md and docs/bench/js.md: commit them with
+# the README's Performance table, whose figures must come from them
+# (internal/references checks it).
 BENCH_ROUNDS ?= 5
 BENCH_TIME ?= 20x
 BENCH_SIZES ?= 100,1000,10000
@@ -112,7 +115,10 @@ bench-go:
 			-test.benchmem > build/bench-go.round 2>&1 || { cat build/bench-go.round; exit 1; }; \
 		grep '^Benchmark' build/bench-go.round | tee -a build/bench-go.txt; \
 	done
-	@$(GO) run ./internal/benchratio -floor SyscallFloor < build/bench-go.txt
+	@mkdir -p docs/bench
+	@$(GO) run ./internal/benchratio -floor SyscallFloor < build/bench-go.txt > docs/bench/go.md
+	@cat docs/bench/go.md
 
 bench-js: wasm
-	node js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold $(BENCH_COLD)
+	@mkdir -p docs/bench
+	bash -o pipefail -c 'node js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold $(BENCH_COLD) | tee docs/bench/js.md'

@@ -4,4 +4,9 @@
 // relative markdown link, or a bare file name (an upper-case document such
 // as SPEC.md, or a Go test file). A reference that has gone stale fails with the file and
 // line that holds it.
+//
+// Its second test holds the README's Performance table to the output of
+// the last `make bench` (docs/bench/go.md and js.md): every measured
+// figure must be there, so the README cannot claim numbers no bench
+// produced.
 package references

@@ -99,3 +99,53 @@ func textFile(f string) bool {
 	}
 	return path.Base(f) == "Makefile" || strings.HasPrefix(f, ".ci/")
 }
+
+// decimal is a measured figure: a number with a fraction.
+var decimal = regexp.MustCompile(`\d+\.\d+`)
+
+// TestReadmeFigures: every figure of the README's Performance table (its
+// "measured" column) is in the output of the last `make bench`, which the
+// Makefile writes to docs/bench/.
+func TestReadmeFigures(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bench []byte
+	for _, f := range []string{"go.md", "js.md"} {
+		b, err := os.ReadFile("../../docs/bench/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bench = append(bench, b...)
+	}
+	figures := map[string]bool{}
+	for _, n := range decimal.FindAllString(string(bench), -1) {
+		figures[n] = true
+	}
+	section := string(readme)
+	start := strings.Index(section, "\n## Performance")
+	if start < 0 {
+		t.Fatal("README.md has no Performance section")
+	}
+	section = section[start+1:]
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	rows := 0
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 || strings.HasPrefix(line, "|---") || strings.TrimSpace(cells[2]) == "measured" {
+			continue
+		}
+		rows++
+		for _, n := range decimal.FindAllString(cells[2], -1) {
+			if !figures[n] {
+				t.Errorf("README.md Performance: %s (in %q) is not in docs/bench/: run make bench and copy its figures", n, strings.TrimSpace(cells[1]))
+			}
+		}
+	}
+	if rows == 0 {
+		t.Fatal("README.md's Performance section has no table")
+	}
+}
