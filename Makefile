@@ -2,10 +2,10 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo demo-go fmt vet purity test-go build wasm test-js test-deno test-bun tools bench bench-go bench-js
+.PHONY: test demo demo-go fmt vet purity provenance test-go build wasm test-js test-deno test-bun tools bench bench-go bench-js
 
 ## test: everything CI runs (format, vet, purity, all test suites)
-test: fmt vet purity test-go test-js
+test: fmt vet purity provenance test-go test-js
 
 ## demo: the skilldex CLI on the bundled example workspace: list the skills,
 ## explain a collision, read a skill:// resource, render the prompt
@@ -40,6 +40,13 @@ purity:
 	if [ -n "$$bad" ]; then echo "purity: $$bad; read files through core.FS instead"; exit 1; fi; \
 	echo "purity: ok, no package of core/, wire/ or the internal packages they share imports os, syscall, path/filepath, net, unsafe or wazero"
 
+# Only code written for skilldex in the tree (issue 10): no licence or
+# notice file but the root LICENSE, no foreign copyright or licence header
+# in source; and js/THIRD_PARTY_NOTICES matches go.mod. -count=1: the
+# check reads files the test cache does not track.
+provenance:
+	$(GO) test -count=1 ./internal/provenance ./internal/notices
+
 test-go:
 	$(GO) test ./...
 
@@ -53,6 +60,7 @@ wasm:
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/skilldex.wasm ./wasm
 	@cp build/skilldex.wasm js/skilldex.wasm
+	@cp LICENSE js/LICENSE
 	@echo "build/skilldex.wasm: $$(wc -c < build/skilldex.wasm) bytes, sha256 $$(sha256sum build/skilldex.wasm | cut -d' ' -f1)"
 
 # The JS package (js/): node --test, then the same files under Deno, then

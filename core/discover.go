@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skilldex/skilldex/core/internal/glob"
+	"github.com/gobwas/glob"
 )
 
 // Discover loads the skills of one load context (SPEC sections 3 to 5):

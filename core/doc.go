@@ -19,9 +19,14 @@
 //
 //   - S4: UTF-8 with U+FFFD for invalid bytes, one BOM dropped, CRLF and CR
 //     become LF; an empty file is never a skill ([DecodeText]).
-//   - S5-S7: YAML frontmatter between "---" lines, parsed with yaml.v3;
-//     invalid YAML keeps the skill, recovering top-level key: value lines,
-//     with a warning naming file, line and fix ([ParseSkillFile]).
+//   - S5-S7: YAML frontmatter between "---" lines; invalid YAML keeps the
+//     skill, recovering top-level key: value lines, with a warning naming
+//     file, line and fix ([ParseSkillFile]). A fast scanner of this package
+//     (yaml_scan.go) reads the common subset; everything it declines, and
+//     every file `validate` reads, takes the complete path: adrg/frontmatter
+//     splits and yaml.v3 (go.yaml.in/yaml/v3) parses, in package
+//     internal/frontmatter, linked in natively and a second wasm module in
+//     the wasm build ([FrontmatterParser]).
 //   - S8, S9: the skill fields, and enabled: false skips a skill.
 //
 // # Scanning a root

@@ -1,9 +1,10 @@
 package core
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skilldex/skilldex/internal/fmrules"
 )
 
 // Limits that keep a host alive whatever a SKILL.md holds (issue 7). A
@@ -11,11 +12,11 @@ import (
 const (
 	// MaxFrontmatterBytes bounds the frontmatter text between the two
 	// delimiter lines, in UTF-8 bytes after SPEC S4 decoding.
-	MaxFrontmatterBytes = 64 << 10
+	MaxFrontmatterBytes = fmrules.MaxBytes
 
 	// MaxFrontmatterDepth bounds the nesting of mappings and sequences,
 	// counting the top-level mapping as 1 and following aliases.
-	MaxFrontmatterDepth = 64
+	MaxFrontmatterDepth = fmrules.MaxDepth
 )
 
 // SkillFile is a decoded SKILL.md (SPEC S4 to S7).
@@ -45,64 +46,155 @@ func ParseSkillFile(path string, data []byte) SkillFile {
 	return parseSkillFile(path, data, true)
 }
 
-// parseSkillFile is ParseSkillFile; fast false skips the fast path of
-// yaml_scan.go (for benchmarks and tests).
+// parseSkillFile is ParseSkillFile; fast false skips core's own splitter
+// and the fast path of yaml_scan.go, so that the complete path decides
+// alone (validate, benchmarks and tests).
 func parseSkillFile(path string, data []byte, fast bool) SkillFile {
 	text := DecodeText(data)
-	f := SkillFile{Empty: text == ""}
-	yamlText, start, rest, ok := splitFrontmatter(text)
-	if !ok {
-		f.Frontmatter = &Map{}
+	if !fast {
+		return completeSkillFile(path, text)
+	}
+	f := SkillFile{Empty: text == "", Frontmatter: &Map{}}
+	span := findFrontmatter(text)
+	if span.state != fmClosed {
 		f.Body = strings.TrimSpace(text)
 		return f
 	}
-	f.Body = strings.TrimSpace(rest)
-	f.Line = strings.Count(text[:start], "\n") // the opening line; the YAML starts on the next one
-	f.Frontmatter, f.Warnings, f.Reject = parseFrontmatter(path, yamlText, f.Line+1, fast)
-	return f
+	yamlText := text[span.yamlStart:span.yamlEnd]
+	if len(yamlText) > MaxFrontmatterBytes {
+		f.Body, f.Line = strings.TrimSpace(text[span.rest:]), span.line
+		f.Reject = fmrules.SizeReject(path, span.line, len(yamlText))
+		return f
+	}
+	if m, ok := scanFrontmatter(yamlText); ok {
+		f.Body, f.Line, f.Frontmatter = strings.TrimSpace(text[span.rest:]), span.line, m
+		return f
+	}
+	return completeSkillFile(path, text)
 }
 
-// splitFrontmatter applies SPEC S5, the delimiter rules of
-// github.com/adrg/frontmatter's YAML format: lines compared with
-// surrounding whitespace (unicode.IsSpace) trimmed, leading blank lines
-// skipped, the first non-blank line exactly ---, the frontmatter ending at
-// the next line that is exactly ---. The opening line counts only when a
-// newline ends it; the closing one may be the last line. It returns the
-// text between the delimiter lines, the offset where it starts, the text
-// after the closing line, and whether both delimiters were found.
-// frontmatter_adrg_test.go proves it equal to adrg/frontmatter.
-func splitFrontmatter(text string) (yamlText string, start int, rest string, ok bool) {
-	pos := 0
+// fmState says what SPEC S5's delimiter lines make of a text.
+type fmState uint8
+
+const (
+	// fmUnopened: the text ends before its first non-blank line ends (no
+	// frontmatter; in a prefix of a file, not settled yet).
+	fmUnopened fmState = iota
+	fmNone             // the first non-blank line is not ---: no frontmatter
+	fmOpen             // opened, not closed (no frontmatter; in a prefix, not settled yet)
+	fmClosed           // a frontmatter
+)
+
+// fmSpan locates a frontmatter: for fmOpen and fmClosed, line is the
+// 1-based line of the opening delimiter and yamlStart the offset after it;
+// for fmClosed, the YAML is [yamlStart, yamlEnd) and the text after the
+// closing line starts at rest.
+type fmSpan struct {
+	state                    fmState
+	line                     int
+	yamlStart, yamlEnd, rest int
+}
+
+// findFrontmatter is SPEC S5, the delimiter rules of github.com/adrg/frontmatter's
+// YAML format, on raw or decoded text (the one implementation of the rule
+// in core; the complete path uses adrg/frontmatter itself):
+// lines compared with surrounding whitespace (unicode.IsSpace) trimmed,
+// leading blank lines skipped, the first non-blank line exactly ---, the
+// frontmatter ending at the next line that is exactly ---. The opening
+// line counts only when a line break ends it; the closing one may be the
+// last line. \n, \r\n and a lone \r each end a line, so raw bytes give the
+// same lines as their S4 decoding (an invalid UTF-8 sequence is neither a
+// space nor "-" before or after decoding). frontmatter_adrg_test.go proves
+// it equal to adrg/frontmatter.
+func findFrontmatter[T string | []byte](b T) fmSpan {
+	pos, line := 0, 0
 	for {
-		nl := strings.IndexByte(text[pos:], '\n')
-		if nl < 0 {
-			return "", 0, "", false // the last line, even "---", opens nothing
+		end, next, ok := lineEnd(b, pos)
+		if !ok {
+			return fmSpan{} // the last line, even "---", opens nothing
 		}
-		line := strings.TrimSpace(text[pos : pos+nl])
-		pos += nl + 1
-		if line == "" {
+		l := b[pos:end]
+		pos = next
+		line++
+		if isWhitespaceLine(l) {
 			continue
 		}
-		if line != "---" {
-			return "", 0, "", false
+		if !isDelimiterLine(l) {
+			return fmSpan{state: fmNone}
 		}
 		break
 	}
-	start = pos
+	span := fmSpan{state: fmOpen, line: line, yamlStart: pos}
 	for {
-		nl := strings.IndexByte(text[pos:], '\n')
-		end, next := pos+nl, pos+nl+1
-		if nl < 0 {
-			end, next = len(text), len(text)
+		end, next, ok := lineEnd(b, pos)
+		if isDelimiterLine(b[pos:end]) {
+			span.state, span.yamlEnd, span.rest = fmClosed, pos, next
+			return span
 		}
-		if strings.TrimSpace(text[pos:end]) == "---" {
-			return text[start:pos], start, text[next:], true
-		}
-		if nl < 0 {
-			return "", 0, "", false
+		if !ok {
+			return span
 		}
 		pos = next
 	}
+}
+
+// lineEnd returns the end of the line of b that starts at pos and the start
+// of the next one; ok is false for a last line without a line break.
+func lineEnd[T string | []byte](b T, pos int) (end, next int, ok bool) {
+	for i := pos; i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			return i, i + 1, true
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				return i, i + 2, true
+			}
+			return i, i + 1, true
+		}
+	}
+	return len(b), len(b), false
+}
+
+// isDelimiterLine reports whether l is "---" once whitespace
+// (unicode.IsSpace) around it is trimmed.
+func isDelimiterLine[T string | []byte](l T) bool {
+	i, j := trimASCIISpace(l)
+	if j-i == 3 && l[i] == '-' && l[i+1] == '-' && l[i+2] == '-' {
+		return true
+	}
+	if i < j && (l[i] >= utf8.RuneSelf || l[j-1] >= utf8.RuneSelf) {
+		return strings.TrimSpace(string(l)) == "---" // Unicode spaces: rare
+	}
+	return false
+}
+
+// isWhitespaceLine reports whether l is only whitespace (unicode.IsSpace).
+func isWhitespaceLine[T string | []byte](l T) bool {
+	i, j := trimASCIISpace(l)
+	if i == j {
+		return true
+	}
+	if l[i] >= utf8.RuneSelf {
+		return strings.TrimSpace(string(l)) == ""
+	}
+	return false
+}
+
+// trimASCIISpace returns the bounds of l without its leading and trailing
+// ASCII whitespace.
+func trimASCIISpace[T string | []byte](l T) (i, j int) {
+	i, j = 0, len(l)
+	for i < j && asciiSpace(l[i]) {
+		i++
+	}
+	for j > i && asciiSpace(l[j-1]) {
+		j--
+	}
+	return i, j
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // DecodeText applies SPEC S4: UTF-8 with U+FFFD for invalid sequences, one
@@ -182,54 +274,4 @@ func containsCR(b []byte) bool {
 		}
 	}
 	return false
-}
-
-// parseFrontmatter turns the YAML between the delimiters into a mapping
-// (SPEC S6), with S7's recovery when it is not valid YAML. line is the
-// 1-based line of the YAML's first line in the whole file.
-func parseFrontmatter(path, src string, line int, fast bool) (m *Map, warnings []string, reject string) {
-	if len(src) > MaxFrontmatterBytes {
-		return &Map{}, nil, path + ":" + strconv.Itoa(line-1) + ": frontmatter is larger than 64 KiB (" +
-			strconv.Itoa(len(src)) + " bytes); move long text into the body of SKILL.md (skill skipped)"
-	}
-	if fast {
-		if m, ok := scanFrontmatter(src); ok {
-			return m, nil, ""
-		}
-	}
-	return yamlFrontmatter(path, src, line)
-}
-
-// depthReject is the Reject message for a frontmatter nested too deeply.
-func depthReject(path string, line int) string {
-	return path + ":" + strconv.Itoa(line) + ": frontmatter is nested deeper than " +
-		strconv.Itoa(MaxFrontmatterDepth) + " levels; flatten it (skill skipped)"
-}
-
-// recoverFrontmatter is SPEC S7's recovery from invalid YAML: every
-// top-level line `key:value` (key of [A-Za-z0-9_-], no indentation) gives
-// the string value of the raw text after the colon, trimmed, quotes kept;
-// later lines win.
-func recoverFrontmatter(src string) *Map {
-	m := &Map{}
-	for rest := src; rest != ""; {
-		line := rest
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		k := 0
-		for k < len(line) && isKeyByte(line[k]) {
-			k++
-		}
-		if k > 0 && k < len(line) && line[k] == ':' {
-			m.Set(line[:k], strings.TrimSpace(line[k+1:]))
-		}
-	}
-	return m
-}
-
-func isKeyByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The fast path (yaml_scan.go) must give exactly what the yaml.v3 path
+// The fast path (yaml_scan.go) must give exactly what the complete path
 // gives whenever it accepts a frontmatter (issue 6, SPEC S6).
 
 // checkScanner compares the two paths on src. It reports whether the
@@ -17,7 +17,7 @@ func checkScanner(t testing.TB, src string) bool {
 	if !ok {
 		return false
 	}
-	ref, warnings, reject := yamlFrontmatter("f", src, 1)
+	ref, warnings, reject := yamlReference("f", src, 1)
 	if len(warnings) != 0 || reject != "" {
 		t.Fatalf("scanner accepts %q as %s, yaml.v3 path says %q %q", src, valueJSON(m), warnings, reject)
 	}

@@ -3,6 +3,8 @@ package core
 import (
 	"bytes"
 	"strconv"
+
+	"github.com/skilldex/skilldex/internal/fmrules"
 )
 
 // Discovery needs a SKILL.md's frontmatter, not its body, so it reads a
@@ -95,28 +97,9 @@ func frontmatterWithin(prefix []byte) ([]byte, bool) {
 		return nil, false
 	}
 	cut := prefix[:end+1]
-	lines := cut
-	if bytes.HasPrefix(lines, utf8BOM) {
-		lines = lines[len(utf8BOM):]
-	}
-	opened := false
-	for len(lines) > 0 {
-		i := bytes.IndexAny(lines, "\n\r")
-		line := bytes.TrimSpace(lines[:i])
-		lines = lines[i+1:]
-		if !opened {
-			if len(line) == 0 {
-				continue
-			}
-			if string(line) != "---" {
-				return cut, true
-			}
-			opened = true
-			continue
-		}
-		if string(line) == "---" {
-			return cut, true
-		}
+	switch findFrontmatter(bytes.TrimPrefix(cut, utf8BOM)).state {
+	case fmNone, fmClosed:
+		return cut, true
 	}
 	return nil, false
 }
@@ -128,62 +111,26 @@ func frontmatterWithin(prefix []byte) ([]byte, bool) {
 // read buffer and keeps only a few hundred bytes per skill.
 // FuzzSkillFrontmatter checks it against ParseSkillFile.
 func skillFrontmatter(path string, data []byte) (*Map, []string, string) {
-	raw := data
-	if bytes.HasPrefix(raw, utf8BOM) {
-		raw = raw[len(utf8BOM):]
+	bom := 0
+	if bytes.HasPrefix(data, utf8BOM) {
+		bom = len(utf8BOM)
 	}
-	// S5 on the raw bytes. A line of the decoded text is a line here: \n,
-	// \r\n and a lone \r end one, and an invalid UTF-8 sequence is neither
-	// a space nor "-" before or after decoding.
-	pos, lines := 0, 0
-	for {
-		end, next, ok := lineEnd(raw, pos)
-		if !ok {
-			return &Map{}, nil, "" // the last line, even "---", opens nothing
-		}
-		line := bytes.TrimSpace(raw[pos:end])
-		pos = next
-		lines++
-		if len(line) == 0 {
-			continue
-		}
-		if string(line) != "---" {
-			return &Map{}, nil, ""
-		}
-		break
+	// S5 on the raw bytes: a line of the decoded text is a line here.
+	span := findFrontmatter(data[bom:])
+	if span.state != fmClosed {
+		return &Map{}, nil, ""
 	}
-	start := pos
-	for {
-		end, next, ok := lineEnd(raw, pos)
-		if string(bytes.TrimSpace(raw[pos:end])) == "---" {
-			yamlBytes := raw[start:pos]
-			if bytes.HasPrefix(yamlBytes, utf8BOM) {
-				// DecodeText would drop it; the whole file's decoding keeps it.
-				f := ParseSkillFile(path, data)
-				return f.Frontmatter, f.Warnings, f.Reject
-			}
-			return parseFrontmatter(path, DecodeText(yamlBytes), lines+1, true)
+	yamlBytes := data[bom+span.yamlStart : bom+span.yamlEnd]
+	if !bytes.HasPrefix(yamlBytes, utf8BOM) { // DecodeText would drop it; the whole file's decoding keeps it
+		yamlText := DecodeText(yamlBytes)
+		if len(yamlText) > MaxFrontmatterBytes {
+			return &Map{}, nil, fmrules.SizeReject(path, span.line, len(yamlText))
 		}
-		if !ok {
-			return &Map{}, nil, ""
-		}
-		pos = next
-	}
-}
-
-// lineEnd returns the end of the line of b that starts at pos and the start
-// of the next one; ok is false for a last line without a line break.
-func lineEnd(b []byte, pos int) (end, next int, ok bool) {
-	for i := pos; i < len(b); i++ {
-		switch b[i] {
-		case '\n':
-			return i, i + 1, true
-		case '\r':
-			if i+1 < len(b) && b[i+1] == '\n' {
-				return i, i + 2, true
-			}
-			return i, i + 1, true
+		if m, ok := scanFrontmatter(yamlText); ok {
+			return m, nil, ""
 		}
 	}
-	return len(b), len(b), false
+	// The complete path, on the file up to the closing line.
+	f := parseSkillFile(path, data[:bom+span.rest], false)
+	return f.Frontmatter, f.Warnings, f.Reject
 }

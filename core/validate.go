@@ -170,7 +170,7 @@ func (v *validator) checkFile() {
 		v.add(DiagEmptyFile, SeverityError, "SKILL.md is empty; a skill needs frontmatter with name and description", 0)
 		return
 	}
-	sf := ParseSkillFile(file, data)
+	sf := parseSkillFile(file, data, false) // validate always takes the complete path
 	if sf.Reject != "" {
 		line, msg := splitWarning(sf.Reject, file)
 		v.add(DiagFrontmatterLimit, SeverityError, msg, line)

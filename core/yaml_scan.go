@@ -4,14 +4,17 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skilldex/skilldex/internal/fmrules"
 )
 
 // This file is the fast path of SPEC S6 for the YAML that SKILL.md files
 // actually hold (issue 6): one pass over the lines, no yaml.Node tree, the
 // strings of the result sliced from the source. It accepts a deliberately
-// small subset and declines everything else, which then goes to yaml.v3
-// (yaml.go), the reference. Whenever it accepts, its result is exactly the
-// reference's: frontmatter_scan_test.go checks that by differential fuzzing.
+// small subset and declines everything else, which then goes to the
+// complete path (complete.go: adrg/frontmatter and yaml.v3), the
+// reference. Whenever it accepts, its result is exactly the reference's:
+// frontmatter_scan_test.go checks that by differential fuzzing.
 //
 // The subset: a top-level block mapping whose keys start a line and are
 // made of [A-Za-z0-9_.-] (not starting with - or .), and whose values are
@@ -304,7 +307,7 @@ func scanPlain(text string) (Value, bool) {
 	if strings.Contains(text, ": ") || strings.HasSuffix(text, ":") {
 		return nil, false
 	}
-	_, v, _ := resolveScalar("", text)
+	_, v, _ := fmrules.ResolveScalar("", text)
 	return v, true
 }
 
@@ -345,7 +348,7 @@ func scanFlowSequence(text string) (Value, string, bool) {
 			if item == "" || strings.IndexByte("-?!&*|>%@`", item[0]) >= 0 && !(item[0] == '-' && len(item) > 1 && item[1] != ' ') {
 				return nil, "", false
 			}
-			_, v, _ = resolveScalar("", item)
+			_, v, _ = fmrules.ResolveScalar("", item)
 			i = j
 		}
 		list = append(list, v)

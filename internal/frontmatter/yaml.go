@@ -1,18 +1,17 @@
-package core
+package frontmatter
 
 import (
 	"errors"
-	"math"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/skilldex/skilldex/core/internal/yaml"
+	"github.com/skilldex/skilldex/internal/fmrules"
+	"go.yaml.in/yaml/v3"
 )
 
-// This file is the reference YAML path of SPEC S6 and S7: gopkg.in/yaml.v3
-// parses the frontmatter into a yaml.Node tree, which is then walked into
-// core Values. The walk mirrors what yaml.v3's own decoder does when it
+// This file is the YAML half of the complete path (SPEC S6 and S7): yaml.v3
+// (go.yaml.in/yaml/v3) parses the frontmatter into a yaml.Node tree, which
+// is then walked into values. The walk mirrors what yaml.v3's own decoder does when it
 // unmarshals into an interface{} (tag resolution, merge keys, alias
 // bounds, the errors it reports), with the differences SPEC S6 asks for:
 //
@@ -26,7 +25,7 @@ import (
 //     JSON writer prints them as null);
 //   - keys merged with `<<` come after the mapping's own keys, in the
 //     order yaml.v3's decoder inserts them;
-//   - nesting deeper than MaxFrontmatterDepth rejects the file.
+//   - nesting deeper than fmrules.MaxDepth rejects the file.
 
 // yamlDepthGuard bounds the nesting yaml.v3 may see. yaml.v3 builds its
 // node tree recursively (about 65 bytes of V8 stack per level inside the
@@ -36,14 +35,14 @@ import (
 // never too low (see yamlDepthBound): a shallow frontmatter is rejected by
 // it only with more than about a thousand [ and { characters or lines
 // starting in hundreds of different columns, which no SKILL.md has. Below
-// the guard the walk checks the real depth against MaxFrontmatterDepth.
+// the guard the walk checks the real depth against fmrules.MaxDepth.
 const yamlDepthGuard = 1024
 
 // yamlFrontmatter parses src with yaml.v3. line is the line of src's first
 // line in the whole file.
-func yamlFrontmatter(path, src string, line int) (m *Map, warnings []string, reject string) {
+func yamlFrontmatter(path, src string, line int) (m *omap, warnings []string, reject string) {
 	if bound, at := yamlDepthBound(src); bound > yamlDepthGuard {
-		return &Map{}, nil, depthReject(path, line+at-1)
+		return &omap{}, nil, fmrules.DepthReject(path, line+at-1)
 	}
 	doc, err := parseYAML(src)
 	if err != nil {
@@ -51,7 +50,7 @@ func yamlFrontmatter(path, src string, line int) (m *Map, warnings []string, rej
 		return invalidYAML(path, src, line, at, reason)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return &Map{}, nil, "" // empty or only comments
+		return &omap{}, nil, "" // empty or only comments
 	}
 	w := walker{}
 	root := doc.Content[0]
@@ -62,18 +61,18 @@ func yamlFrontmatter(path, src string, line int) (m *Map, warnings []string, rej
 		v := w.scalar(root)
 		if w.err == "" {
 			if v == nil {
-				return &Map{}, nil, "" // `~` or `null`: nothing, like an empty frontmatter
+				return &omap{}, nil, "" // `~` or `null`: nothing, like an empty frontmatter
 			}
-			return &Map{}, []string{path + ":" + strconv.Itoa(line+root.Line-1) +
+			return &omap{}, []string{path + ":" + strconv.Itoa(line+root.Line-1) +
 				": frontmatter is a single value, not a mapping; write one key: value per line (e.g. name: my-skill)"}, ""
 		}
 	default:
-		return &Map{}, []string{path + ":" + strconv.Itoa(line+root.Line-1) +
+		return &omap{}, []string{path + ":" + strconv.Itoa(line+root.Line-1) +
 			": frontmatter is a list, not a mapping; write one key: value per line (e.g. name: my-skill)"}, ""
 	}
 	if w.err != "" {
 		if w.deep {
-			return &Map{}, nil, depthReject(path, line+w.errLine-1)
+			return &omap{}, nil, fmrules.DepthReject(path, line+w.errLine-1)
 		}
 		return invalidYAML(path, src, line, w.errLine, w.err)
 	}
@@ -88,13 +87,14 @@ func parseYAML(src string) (doc yaml.Node, err error) {
 			err = errors.New("yaml: the YAML parser failed: " + panicText(r))
 		}
 	}()
-	return yaml.Parse([]byte(src))
+	err = yaml.Unmarshal([]byte(src), &doc)
+	return doc, err
 }
 
 // invalidYAML is SPEC S7: the recovered mapping and the warning
 // `<filePath>:<line>: invalid YAML (<reason>); <fix>`. at is the 1-based
 // line within src.
-func invalidYAML(path, src string, line, at int, reason string) (*Map, []string, string) {
+func invalidYAML(path, src string, line, at int, reason string) (*omap, []string, string) {
 	lines := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
 	if at > len(lines) {
 		at = len(lines)
@@ -121,7 +121,7 @@ func invalidYAML(path, src string, line, at int, reason string) (*Map, []string,
 		}
 	}
 	msg := path + ":" + strconv.Itoa(line+at-1) + ": invalid YAML (" + reason + "); " + yamlFix(reason, lines[at-1])
-	return recoverFrontmatter(src), []string{msg}, ""
+	return recoverMap(src), []string{msg}, ""
 }
 
 // yamlParserProblems are the messages of libyaml's parser (parserc.go), as
@@ -459,7 +459,7 @@ func allowedAliasRatio(decodeCount int) float64 {
 
 // value decodes n at the given depth (the number of collections that
 // will enclose it if it is one, counting itself).
-func (w *walker) value(n *yaml.Node, depth int) Value {
+func (w *walker) value(n *yaml.Node, depth int) any {
 	if !w.count(n) {
 		return nil
 	}
@@ -472,7 +472,7 @@ func (w *walker) value(n *yaml.Node, depth int) Value {
 		if !w.depthOK(n, depth) {
 			return nil
 		}
-		list := make([]Value, 0, len(n.Content))
+		list := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
 			v := w.value(c, depth+1)
 			if w.err != "" {
@@ -512,7 +512,7 @@ func (w *walker) enter(n *yaml.Node) (*yaml.Node, bool) {
 }
 
 func (w *walker) depthOK(n *yaml.Node, depth int) bool {
-	if depth > MaxFrontmatterDepth {
+	if depth > fmrules.MaxDepth {
 		if w.err == "" {
 			line := n.Line
 			if len(w.aliases) > 0 {
@@ -530,11 +530,11 @@ func isMergeKey(n *yaml.Node) bool {
 }
 
 // mapping decodes a mapping node into a new Map.
-func (w *walker) mapping(n *yaml.Node, depth int) *Map {
+func (w *walker) mapping(n *yaml.Node, depth int) *omap {
 	if !w.depthOK(n, depth) {
 		return nil
 	}
-	m := &Map{}
+	m := &omap{}
 	var merge *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if isMergeKey(n.Content[i]) {
@@ -567,7 +567,7 @@ func (w *walker) mapping(n *yaml.Node, depth int) *Map {
 
 // merge adds the keys of the merge value src to m, skipping seen ones, as
 // yaml.v3's decoder.merge does.
-func (w *walker) merge(m *Map, seen map[string]bool, src *yaml.Node, depth int) {
+func (w *walker) merge(m *omap, seen map[string]bool, src *yaml.Node, depth int) {
 	const wantMap = "map merge requires map or sequence of maps as the value"
 	switch src.Kind {
 	case yaml.MappingNode:
@@ -601,7 +601,7 @@ func (w *walker) merge(m *Map, seen map[string]bool, src *yaml.Node, depth int) 
 
 // mergeMapping merges one source (a mapping or an alias to one) into m:
 // its own keys first, each unless already seen, then its own merge.
-func (w *walker) mergeMapping(m *Map, seen map[string]bool, src *yaml.Node, depth int) {
+func (w *walker) mergeMapping(m *omap, seen map[string]bool, src *yaml.Node, depth int) {
 	if !w.count(src) {
 		return
 	}
@@ -664,17 +664,6 @@ func (w *walker) key(n *yaml.Node) (string, bool) {
 	return "", false
 }
 
-// YAML tags, short form.
-const (
-	tagNull      = "!!null"
-	tagBool      = "!!bool"
-	tagStr       = "!!str"
-	tagInt       = "!!int"
-	tagFloat     = "!!float"
-	tagTimestamp = "!!timestamp"
-	tagBinary    = "!!binary"
-)
-
 // shortYAMLTag is yaml.v3's shortTag.
 func shortYAMLTag(tag string) string {
 	if rest, ok := strings.CutPrefix(tag, "tag:yaml.org,2002:"); ok {
@@ -685,222 +674,28 @@ func shortYAMLTag(tag string) string {
 
 // scalar decodes a scalar node as yaml.v3's decoder.scalar does into an
 // interface{}, with SPEC S6's differences (see the top of this file).
-func (w *walker) scalar(n *yaml.Node) Value {
+func (w *walker) scalar(n *yaml.Node) any {
 	tag := shortYAMLTag(n.Tag)
-	if tag == tagStr || (tag == "" || tag == "!") && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+	if tag == fmrules.TagStr || (tag == "" || tag == "!") && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return n.Value
 	}
 	if n.Style&yaml.TaggedStyle == 0 {
 		tag = "" // resolved by yaml.v3's parser: resolve it again, with SPEC S6's differences
 	}
 	switch tag {
-	case "", tagBool, tagInt, tagFloat, tagNull, tagTimestamp:
+	case "", fmrules.TagBool, fmrules.TagInt, fmrules.TagFloat, fmrules.TagNull, fmrules.TagTimestamp:
 	default:
 		return n.Value // !!binary, !!merge, unknown tags: the text as written
 	}
-	rtag, v, unsigned := resolveScalar(tag, n.Value)
+	rtag, v, unsigned := fmrules.ResolveScalar(tag, n.Value)
 	switch tag {
 	case "", rtag:
 		return v
-	case tagFloat:
-		if rtag == tagInt && !unsigned {
+	case fmrules.TagFloat:
+		if rtag == fmrules.TagInt && !unsigned {
 			return v
 		}
 	}
 	w.fail(n, "cannot decode "+rtag+" `"+n.Value+"` as a "+tag)
 	return nil
-}
-
-// resolveScalar is yaml.v3's resolve for a plain scalar or one with a
-// resolvable tag: the resolved tag and the value (nil, bool, float64 or
-// string). unsigned reports an integer that only fits a uint64, which
-// yaml.v3 does not turn into a float for an explicit !!float.
-func resolveScalar(tag, in string) (rtag string, v Value, unsigned bool) {
-	if tag == tagStr || tag == tagBinary {
-		return tagStr, in, false
-	}
-	if in == "" {
-		return tagNull, nil, false
-	}
-	switch c := in[0]; {
-	case c == '.':
-		switch in {
-		case ".nan", ".NaN", ".NAN":
-			return tagFloat, math.NaN(), false
-		case ".inf", ".Inf", ".INF":
-			return tagFloat, math.Inf(1), false
-		}
-		if f, err := strconv.ParseFloat(in, 64); err == nil {
-			return tagFloat, f, false
-		}
-	case c == '~' || c == 'n' || c == 'N' || c == 't' || c == 'T' || c == 'f' || c == 'F':
-		switch in {
-		case "~", "null", "Null", "NULL":
-			return tagNull, nil, false
-		case "true", "True", "TRUE":
-			return tagBool, true, false
-		case "false", "False", "FALSE":
-			return tagBool, false, false
-		}
-	case c == '+' || c == '-' || c >= '0' && c <= '9':
-		switch in {
-		case "+.inf", "+.Inf", "+.INF":
-			return tagFloat, math.Inf(1), false
-		case "-.inf", "-.Inf", "-.INF":
-			return tagFloat, math.Inf(-1), false
-		}
-		if tag == "" || tag == tagTimestamp {
-			if isYAMLTimestamp(in) {
-				return tagTimestamp, in, false // the string as written (SPEC S6)
-			}
-		}
-		plain := strings.ReplaceAll(in, "_", "")
-		if !maybeInt(plain) {
-			// strconv would fail (and allocate its error): skip to floats.
-		} else if isLeadingZeroInt(plain) {
-			// YAML 1.2 core: [-+]?[0-9]+ is decimal, even with leading zeros.
-			if i, err := strconv.ParseInt(plain, 10, 64); err == nil {
-				return tagInt, float64(i), false
-			}
-			if u, err := strconv.ParseUint(strings.TrimPrefix(plain, "+"), 10, 64); err == nil {
-				return tagInt, float64(u), true
-			}
-		} else {
-			if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
-				return tagInt, float64(i), false
-			}
-			if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
-				return tagInt, float64(u), true
-			}
-		}
-		if isYAMLFloat(plain) {
-			if f, err := strconv.ParseFloat(plain, 64); err == nil {
-				return tagFloat, f, false
-			}
-		}
-		if rest, ok := strings.CutPrefix(plain, "0b"); ok {
-			if i, err := strconv.ParseInt(rest, 2, 64); err == nil {
-				return tagInt, float64(i), false
-			}
-			if u, err := strconv.ParseUint(rest, 2, 64); err == nil {
-				return tagInt, float64(u), true
-			}
-		} else if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
-			if i, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
-				return tagInt, float64(i), false
-			}
-		}
-		if rest, ok := strings.CutPrefix(plain, "0o"); ok {
-			if i, err := strconv.ParseInt(rest, 8, 64); err == nil {
-				return tagInt, float64(i), false
-			}
-			if u, err := strconv.ParseUint(rest, 8, 64); err == nil {
-				return tagInt, float64(u), true
-			}
-		} else if rest, ok := strings.CutPrefix(plain, "-0o"); ok {
-			if i, err := strconv.ParseInt("-"+rest, 8, 64); err == nil {
-				return tagInt, float64(i), false
-			}
-		}
-	}
-	return tagStr, in, false
-}
-
-// maybeInt reports whether s has only the bytes an integer strconv parses
-// in base 0 (or 2 or 8, after a prefix) can hold.
-func maybeInt(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
-		case c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == '+' || c == '-':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// isLeadingZeroInt reports [-+]?0[0-9]+, which Go's base-0 parsing would
-// read as octal.
-func isLeadingZeroInt(s string) bool {
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		s = s[1:]
-	}
-	if len(s) < 2 || s[0] != '0' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// isYAMLFloat matches yaml.v3's yamlStyleFloat,
-// ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$, without regexp.
-func isYAMLFloat(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		i++
-	}
-	digits := func() int {
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - j
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	} else {
-		if digits() == 0 {
-			return false
-		}
-		if i < len(s) && s[i] == '.' {
-			i++
-			digits()
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '-' || s[i] == '+') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
-// yamlTimestampFormats are yaml.v3's allowedTimestampFormats.
-// Only whether one of them parses matters, so the date alone goes first.
-var yamlTimestampFormats = [...]string{
-	"2006-1-2",
-	"2006-1-2T15:4:5.999999999Z07:00",
-	"2006-1-2t15:4:5.999999999Z07:00",
-	"2006-1-2 15:4:5.999999999",
-}
-
-// isYAMLTimestamp is yaml.v3's parseTimestamp, reporting only success.
-func isYAMLTimestamp(s string) bool {
-	i := 0
-	for ; i < len(s); i++ {
-		if c := s[i]; c < '0' || c > '9' {
-			break
-		}
-	}
-	if i != 4 || i == len(s) || s[i] != '-' {
-		return false
-	}
-	for _, format := range yamlTimestampFormats {
-		if _, err := time.Parse(format, s); err == nil {
-			return true
-		}
-	}
-	return false
 }
