@@ -28,6 +28,8 @@ fmt:
 vet:
 	$(GO) vet ./...
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./fsadapter/hostfs ./wasm/...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet $(WASM_TAGS) ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) ./core/...
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(PURE_PKGS)
 
 # core/ must reach files only through core.FS (docs/STYLE.md habit 2), and
@@ -50,18 +52,24 @@ provenance:
 test-go:
 	$(GO) test ./...
 
-# The wasm module (wasm/ABI.md#the-module): a GOOS=wasip1 reactor, built
-# reproducibly, copied where the JS package loads it.
+# The wasm modules (wasm/ABI.md#the-module): GOOS=wasip1 reactors, built
+# reproducibly, copied where the JS package loads them. The engine module is
+# built with the skilldex_splityaml tag, which keeps yaml.v3 and
+# adrg/frontmatter out of it; the frontmatter module (wasm/frontmatter)
+# holds the complete frontmatter path, loaded only when the engine's scanner
+# declines a file or validate runs.
 WASM_FLAGS = -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-s -w -buildid="
+WASM_TAGS = -tags skilldex_splityaml
 
-## build: build/skilldex.wasm and js/skilldex.wasm (what the npm package ships)
+## build: build/skilldex.wasm and build/skilldex-frontmatter.wasm, copied to js/ (what the npm package ships)
 build: wasm
 wasm:
 	@mkdir -p build
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/skilldex.wasm ./wasm
-	@cp build/skilldex.wasm js/skilldex.wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) $(WASM_FLAGS) -o build/skilldex.wasm ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/skilldex-frontmatter.wasm ./wasm/frontmatter
+	@cp build/skilldex.wasm build/skilldex-frontmatter.wasm js/
 	@cp LICENSE js/LICENSE
-	@echo "build/skilldex.wasm: $$(wc -c < build/skilldex.wasm) bytes, sha256 $$(sha256sum build/skilldex.wasm | cut -d' ' -f1)"
+	@for f in build/skilldex.wasm build/skilldex-frontmatter.wasm; do echo "$$f: $$(wc -c < $$f) bytes, sha256 $$(sha256sum $$f | cut -d' ' -f1)"; done
 
 # The JS package (js/): node --test, then the same files under Deno, then
 # the type tests. Deno (and Bun, for test-bun) come from the npm registry

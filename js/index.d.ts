@@ -309,6 +309,13 @@ export interface SkilldexOptions extends LoadContext {
    * index.js. It is compiled once per process (per distinct source).
    */
   wasm?: ArrayBuffer | ArrayBufferView | WebAssembly.Module | URL | (() => Promise<ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response>);
+  /**
+   * The frontmatter module (the complete YAML path, wasm/ABI.md#the-frontmatter-module), in the same forms as
+   * `wasm`. Default: the skilldex-frontmatter.wasm shipped beside index.js. It is loaded only the first time the
+   * engine's own scanner declines a SKILL.md or validate runs; a URL or a function is loaded up front instead
+   * (an import cannot wait for it).
+   */
+  frontmatterWasm?: ArrayBuffer | ArrayBufferView | WebAssembly.Module | URL | (() => Promise<ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response>);
   /** Receives what the module writes to stdout/stderr (only on fatal errors). Default: kept for error messages only. */
   stderr?: (text: string) => void;
 }
@@ -318,6 +325,8 @@ export interface EngineStats {
   memoryBytes: number;
   /** Instances created so far (more than 1 after a crash). */
   instances: number;
+  /** Instances of the frontmatter module created so far: 0 while the engine's scanner has read every SKILL.md. */
+  frontmatterInstances: number;
   /** Calls made so far. */
   calls: number;
 }
@@ -392,4 +401,4 @@ export declare class MemoryFS implements StringFileSystem {
 }
 
 /** The wasm ABI version this package speaks (wasm/ABI.md). */
-export declare const ABI_VERSION: 1;
+export declare const ABI_VERSION: 2;

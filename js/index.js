@@ -7,12 +7,12 @@
 import { Engine, SkilldexError, compileOnce, ABI_VERSION as VERSION } from './src/engine.js';
 import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
-import { loadWasm, nodeFS, processContext } from './src/platform.js';
+import { loadWasm, nodeFS, processContext, frontmatterWasmURL } from './src/platform.js';
 
 export { SkilldexError, MemoryFS };
 
 /** @type {import('./index.js').ABI_VERSION} */
-export const ABI_VERSION = /** @type {1} */ (VERSION);
+export const ABI_VERSION = /** @type {2} */ (VERSION);
 
 /** @type {import('./index.js').createNodeFS} */
 export const createNodeFS = (fs, opts) => /** @type {import('./index.js').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts));
@@ -30,6 +30,37 @@ function moduleLoader(wasm) {
   if (typeof wasm === 'function') return () => compileOnce(wasm, wasm);
   if (wasm instanceof URL) return () => compileOnce(() => fetch(wasm), wasm);
   return () => compileOnce(async () => wasm, wasm);
+}
+
+const defaultFrontmatterKey = {};
+/** @type {WebAssembly.Module | null} the default frontmatter module, compiled once per process on first need */
+let defaultFrontmatter = null;
+
+/**
+ * The loaders of the frontmatter module for a `frontmatterWasm` option: one
+ * that may wait, and one that returns it compiled at once (or null where it
+ * cannot: a URL, a function), which lets the engine load it lazily, only
+ * when its scanner declines a file (wasm/ABI.md#parse_frontmatter).
+ * @param {import('./index.js').SkilldexOptions['frontmatterWasm']} wasm
+ * @param {typeof import('node:fs') | undefined} nfs
+ * @returns {{frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync: () => WebAssembly.Module | null}}
+ */
+function frontmatterLoaders(wasm, nfs) {
+  if (wasm === undefined) {
+    return {
+      frontmatter: () => compileOnce(() => loadWasm(frontmatterWasmURL), defaultFrontmatterKey),
+      frontmatterSync: () => (defaultFrontmatter ??= nfs ? new WebAssembly.Module(nfs.readFileSync(frontmatterWasmURL)) : null),
+    };
+  }
+  if (wasm instanceof WebAssembly.Module) return { frontmatter: () => Promise.resolve(wasm), frontmatterSync: () => wasm };
+  if (typeof wasm === 'function') return { frontmatter: () => compileOnce(wasm, wasm), frontmatterSync: () => null };
+  if (wasm instanceof URL) return { frontmatter: () => compileOnce(() => fetch(wasm), wasm), frontmatterSync: () => null };
+  /** @type {WebAssembly.Module | null} */
+  let compiled = null;
+  return {
+    frontmatter: () => compileOnce(async () => wasm, wasm),
+    frontmatterSync: () => (compiled ??= new WebAssembly.Module(/** @type {BufferSource} */ (wasm))),
+  };
 }
 
 /**
@@ -54,13 +85,13 @@ export function createSkilldex(opts = {}) {
     (setup ??= (async () => {
       let fs = opts.fs;
       let ctx = {};
+      const nfs = await nodeFS();
       if (!fs) {
-        const nfs = await nodeFS();
         if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'no default filesystem in this runtime: pass opts.fs');
         fs = nodeFSImpl(nfs);
         ctx = await processContext();
       }
-      const engine = new Engine({ fs, module: moduleLoader(opts.wasm), stderr: opts.stderr });
+      const engine = new Engine({ fs, module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm, nfs), stderr: opts.stderr });
       engineRef = engine;
       return { engine, ctx: { ...ctx, ...pick(opts) } };
     })());
@@ -102,7 +133,7 @@ export function createSkilldex(opts = {}) {
     close: async () => {
       if (setup) await (await setup).engine.close();
     },
-    stats: () => (engineRef ? engineRef.stats() : { memoryBytes: 0, instances: 0, calls: 0 }),
+    stats: () => (engineRef ? engineRef.stats() : { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0 }),
   };
   return sk;
 }

@@ -26,7 +26,10 @@ var (
 	// wasmBytes is the module TestMain built; module is it compiled, once
 	// per test binary. Every test instantiates engines from module.
 	wasmBytes []byte
-	module    *wasmhost.Module
+	// frontmatterBytes is the frontmatter module TestMain built
+	// (wasm/ABI.md#the-frontmatter-module).
+	frontmatterBytes []byte
+	module           *wasmhost.Module
 	// cacheDir is wazero's compilation cache, under the build folder.
 	cacheDir string
 	// hostOpts are the wasmhost options of every module the tests compile.
@@ -58,12 +61,21 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	fmOut := filepath.Join(dir, "skilldex-frontmatter.wasm")
+	if err := abitest.BuildFrontmatter(root, fmOut); err != nil {
+		fmt.Fprintln(os.Stderr, "runtime-test: building the frontmatter module:", err)
+		return 1
+	}
+	if frontmatterBytes, err = os.ReadFile(fmOut); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	built := time.Since(start)
 	if cacheDir, err = filepath.Abs(filepath.Join(root, "build", "wazero-cache")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	hostOpts = []wasmhost.Option{wasmhost.WithCompilationCache(cacheDir)}
+	hostOpts = []wasmhost.Option{wasmhost.WithCompilationCache(cacheDir), wasmhost.WithFrontmatterModule(frontmatterBytes)}
 	if os.Getenv("SKILLS_TRACE") == "1" {
 		hostOpts = append(hostOpts, wasmhost.WithTrace(os.Stderr), wasmhost.WithStderr(os.Stderr))
 	}

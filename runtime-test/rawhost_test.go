@@ -13,6 +13,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/internal/corpus"
+	"github.com/skilldex/skilldex/internal/frontmatter"
 	"github.com/skilldex/skilldex/wasm/abi"
 	"github.com/skilldex/skilldex/wire"
 )
@@ -113,6 +114,12 @@ func newRawHost(t *testing.T, fsys core.FS) *rawHost {
 			return errno(err)
 		}
 		return put(mem, []byte(r), stack)
+	})
+	// The complete frontmatter path natively, in place of the frontmatter
+	// module: the same result bytes (ABI.md#frontmatter-results).
+	add(abi.ImportParseFrontmatter, 7, func(mem api.Memory, p string, stack []uint64) abi.Errno {
+		text, _ := mem.Read(uint32(stack[2]), uint32(stack[3]))
+		return put(mem, frontmatter.AppendParse(nil, p, string(text)), stack[2:])
 	})
 	if _, err := b.Instantiate(ctx); err != nil {
 		t.Fatal(err)

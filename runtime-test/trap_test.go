@@ -11,6 +11,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wasm/abi"
 	"github.com/skilldex/skilldex/wasmhost"
 	"github.com/skilldex/skilldex/wire"
 )
@@ -52,7 +53,7 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 		{"unreachable", []byte{opUnreachable}, "/", "unreachable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := wasmhost.Compile(ctx, fakeGuest(1, tc.body))
+			m, err := wasmhost.Compile(ctx, fakeGuest(abi.Version, tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -119,7 +119,7 @@ func cat(parts ...[]byte) []byte {
 	return b
 }
 
-// hostImports are the five imports of the ABI, function indices 0..4 in
+// hostImports are the six imports of the ABI, function indices 0..5 in
 // this order.
 var hostImports = []wasmImport{
 	{abi.HostModule, abi.ImportReadDir, []byte{i32, i32, i32, i32, i32}, []byte{i32}},
@@ -127,6 +127,7 @@ var hostImports = []wasmImport{
 	{abi.HostModule, abi.ImportLstat, []byte{i32, i32, i32}, []byte{i32}},
 	{abi.HostModule, abi.ImportReadFile, []byte{i32, i32, i32, i32, i32}, []byte{i32}},
 	{abi.HostModule, abi.ImportRealpath, []byte{i32, i32, i32, i32, i32}, []byte{i32}},
+	{abi.HostModule, abi.ImportParseFrontmatter, []byte{i32, i32, i32, i32, i32, i32, i32}, []byte{i32}},
 }
 
 // fakeGuest is a module with the ABI's exports (version, alloc at 1024, a

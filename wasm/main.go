@@ -8,8 +8,14 @@
 // Build it with `make build` (build/skilldex.wasm, copied to
 // js/skilldex.wasm):
 //
-//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath \
-//		-buildvcs=false -ldflags="-s -w -buildid=" -o build/skilldex.wasm ./wasm
+//	GOOS=wasip1 GOARCH=wasm go build -tags skilldex_splityaml -buildmode=c-shared \
+//		-trimpath -buildvcs=false -ldflags="-s -w -buildid=" -o build/skilldex.wasm ./wasm
+//
+// The skilldex_splityaml tag keeps yaml.v3 and adrg/frontmatter out of this
+// module: the complete frontmatter path runs in a second module, built from
+// ./wasm/frontmatter, that the host instantiates only when this one asks
+// for it (frontmatter_host.go, ABI.md#the-frontmatter-module). Without the
+// tag the module links the complete path as well and still asks the host.
 //
 // The ABI is specified in ABI.md beside this file; the wire names are the
 // constants of package [github.com/skilldex/skilldex/wasm/abi].
@@ -62,6 +68,8 @@ func allocated() uint64 {
 const keepBuffer = 1 << 20
 
 func main() {}
+
+func init() { core.UseFrontmatterParser(parseFrontmatter) }
 
 // abiVersion is skilldex_abi_version (ABI.md#skilldex_abi_version).
 //

@@ -10,22 +10,30 @@
 //
 // # Getting the module
 //
-// The package does not ship the .wasm: Go cannot embed a file that a build
-// step produces. Build it and embed your own copy:
+// The package does not ship the .wasm files: Go cannot embed a file that a
+// build step produces. Build them and embed your own copies:
 //
+//	GOOS=wasip1 GOARCH=wasm go build -tags skilldex_splityaml -buildmode=c-shared -trimpath \
+//		-buildvcs=false -ldflags="-s -w -buildid=" -o skilldex.wasm github.com/skilldex/skilldex/wasm
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -buildvcs=false \
-//		-ldflags="-s -w -buildid=" -o skilldex.wasm github.com/skilldex/skilldex/wasm
+//		-ldflags="-s -w -buildid=" -o skilldex-frontmatter.wasm github.com/skilldex/skilldex/wasm/frontmatter
 //
-// (`make build` in this repository writes the same bytes to
-// build/skilldex.wasm), then
+// (`make build` in this repository writes the same bytes to build/), then
 //
 //	//go:embed skilldex.wasm
 //	var skilldexWasm []byte
+//	//go:embed skilldex-frontmatter.wasm
+//	var frontmatterWasm []byte
 //
-//	eng, err := wasmhost.New(ctx, skilldexWasm, osfs.New())
+//	eng, err := wasmhost.New(ctx, skilldexWasm, osfs.New(), wasmhost.WithFrontmatterModule(frontmatterWasm))
 //	if err != nil { ... } // a module for another ABI version is ErrBadBinary
 //	defer eng.Close(ctx)
 //	res, err := eng.Discover(ctx, wasmhost.Load{Cwd: "/home/me/proj", Home: "/home/me"})
+//
+// The second module is the complete frontmatter path (yaml.v3 behind
+// adrg/frontmatter; wasm/ABI.md#the-frontmatter-module). It is compiled
+// and instantiated only the first time the engine's own scanner declines a
+// SKILL.md or validate runs ([Module.FrontmatterLoaded]).
 //
 // # Compile once, instantiate many
 //

@@ -75,6 +75,18 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 	export3(abi.ImportLstat, func(inst *instance, p string) (core.FileType, error) { return inst.e.fsys.Lstat(p) })
 	export5(abi.ImportReadFile, (*instance).readFile)
 	export5(abi.ImportRealpath, (*instance).realpath)
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			inst, _ := ctx.Value(ctxKey{}).(*instance)
+			checkDone(ctx, abi.ImportParseFrontmatter)
+			e := abi.EIO
+			if inst != nil {
+				e = inst.parseFrontmatterImport(ctx, mod.Memory(), stack)
+			}
+			stack[0] = uint64(e)
+		}), []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, i32x1).
+		WithParameterNames("path_ptr", "path_len", "text_ptr", "text_len", "buf_ptr", "buf_cap", "out_len_ptr").
+		Export(abi.ImportParseFrontmatter)
 	return b
 }
 

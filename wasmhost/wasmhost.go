@@ -33,6 +33,7 @@ var ErrClosed = errors.New("wasmhost: closed")
 type Option func(*config)
 
 type config struct {
+	frontmatter []byte
 	cacheDir    string
 	stderr      io.Writer
 	trace       io.Writer
@@ -72,6 +73,10 @@ type Module struct {
 
 	mu     sync.Mutex
 	closed bool
+
+	fmOnce     sync.Once // compiles the frontmatter module (frontmatter.go)
+	fmCompiled wazero.CompiledModule
+	fmErr      error
 }
 
 // Compile compiles wasm (the bytes of skilldex.wasm), checks that it is a
@@ -214,6 +219,8 @@ type instance struct {
 	pendingOp   string
 	pendingPath string
 	pending     []byte
+
+	fm *frontmatterInstance // the frontmatter module's instance, once needed
 }
 
 // ctxKey is the context key under which a call passes its *instance to the
@@ -296,6 +303,7 @@ func (e *Engine) Close(ctx context.Context) error {
 	e.closed = true
 	var err error
 	if e.inst != nil {
+		e.inst.closeFrontmatter(ctx)
 		err = e.inst.mod.Close(ctx)
 		e.inst = nil
 	}
@@ -350,6 +358,7 @@ func (e *Engine) Call(ctx context.Context, request []byte) ([]byte, error) {
 	reply, err := e.inst.run(context.WithValue(ctx, ctxKey{}, e.inst), request)
 	if err != nil {
 		// The instance is corrupt (ABI.md#concurrency-traps-and-re-entry).
+		e.inst.closeFrontmatter(context.Background())
 		e.inst.mod.Close(context.Background())
 		e.inst = nil
 		e.traps++

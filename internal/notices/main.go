@@ -22,9 +22,12 @@ import (
 	"strings"
 )
 
-// wasmPackages are the main packages of the .wasm files the npm package
-// ships.
-var wasmPackages = []string{"./wasm"}
+// wasmBuilds are the .wasm files the npm package ships: their main
+// packages and build flags (as in the Makefile).
+var wasmBuilds = [][]string{
+	{"-tags", "skilldex_splityaml", "./wasm"}, // skilldex.wasm
+	{"./wasm/frontmatter"},                    // skilldex-frontmatter.wasm
+}
 
 func main() {
 	out := flag.String("o", "", "write to this file (default: stdout)")
@@ -48,14 +51,18 @@ type module struct{ path, version, dir string }
 
 // notices builds the file from the module rooted at dir.
 func notices(dir string) ([]byte, error) {
-	cmd := exec.Command("go", append([]string{"list", "-deps", "-f",
-		"{{with .Module}}{{if not .Main}}{{.Path}}\t{{.Version}}\t{{.Dir}}{{end}}{{end}}"}, wasmPackages...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
-	cmd.Stderr = os.Stderr
-	list, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("go list: %w", err)
+	var list []byte
+	for _, build := range wasmBuilds {
+		cmd := exec.Command("go", append([]string{"list", "-deps", "-f",
+			"{{with .Module}}{{if not .Main}}{{.Path}}\t{{.Version}}\t{{.Dir}}{{end}}{{end}}"}, build...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("go list: %w", err)
+		}
+		list = append(list, out...)
 	}
 	seen := map[string]module{}
 	for _, line := range strings.Split(string(list), "\n") {

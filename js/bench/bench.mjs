@@ -23,6 +23,14 @@
 // Then the cold start of the CLI (`node js/bin/skilldex.mjs list --json` on
 // examples/workspace) against a bare `node -e ''`, interleaved, and the
 // module's size (raw, gzip, brotli).
+//
+// Then one-shot use (issue 10): whole processes, each variant once per
+// round in a rotating order, medians of the rounds and ratios of those
+// medians: a program that imports the package and calls discover() once
+// with the runtime's default flags (oneshot-discover.mjs, in Node and in
+// Deno), `skilldex list --json`, against `node -e 0` (the example
+// workspace) and against oneshot-loop.mjs, the bare calls of a discovery as
+// a one-shot process (1000 generated skills).
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,6 +54,8 @@ const { values: flags } = parseArgs({
     cold: { type: 'string', default: '15' }, // cold CLI runs (each of CLI and bare node)
     keep: { type: 'boolean', default: false }, // keep the generated workspaces
     phases: { type: 'boolean', default: false }, // internal: one cold in-process run, JSON on stdout
+    oneshot: { type: 'string', default: '11' }, // one-shot runs of each variant (0: skip)
+    deno: { type: 'string' }, // the deno binary for the one-shot runs (default: build/tools, then PATH)
   },
 });
 
@@ -341,8 +351,80 @@ async function phases() {
   process.stdout.write(JSON.stringify({ import: t1 - t0, compile: t2 - t1, init: t3 - t2, first: t4 - t3, second: t5 - t4 }));
 }
 
-function moduleSize() {
-  const b = fs.readFileSync(path.join(pkg, 'skilldex.wasm'));
+/** The deno binary, or null. */
+function denoBinary() {
+  const candidates = [flags.deno, path.join(repo, 'build/tools/node_modules/@deno/linux-x64-glibc/deno')];
+  for (const c of candidates) if (c && fs.existsSync(c)) return c;
+  const r = spawnSync('deno', ['--version']);
+  return r.status === 0 ? 'deno' : null;
+}
+
+/**
+ * One-shot processes, interleaved: each round runs every variant once, in
+ * an order rotated from round to round. Returns the median ms per variant.
+ * @param {number} runs
+ * @param {Record<string, [string, string[]]>} variants name -> [binary, args]
+ */
+function interleaved(runs, variants) {
+  const names = Object.keys(variants);
+  const run = (name) => {
+    const [bin, args] = variants[name];
+    const t = performance.now();
+    const r = spawnSync(bin, args, { encoding: 'utf8', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } });
+    const ms = performance.now() - t;
+    if (r.status !== 0) throw new Error(`${name}: ${bin} ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
+    return ms;
+  };
+  for (const n of names) run(n); // the page cache, Deno's caches
+  /** @type {Record<string, number[]>} */
+  const times = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < runs; i++) {
+    for (let j = 0; j < names.length; j++) {
+      const n = names[(i + j) % names.length];
+      times[n].push(run(n));
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(times[n])]));
+}
+
+/** The one-shot table (issue 10). */
+function oneShot(runs) {
+  const node = process.execPath;
+  const deno = denoBinary();
+  const discoverScript = path.join(here, 'oneshot-discover.mjs');
+  const loopScript = path.join(here, 'oneshot-loop.mjs');
+  const cli = path.join(pkg, 'bin/skilldex.mjs');
+  const ex = path.join(repo, 'examples/workspace');
+  const exCwd = path.join(ex, 'projects/webapp');
+  const exHome = path.join(ex, 'home');
+  const ws = generate(1000);
+  const settings = path.join(ws.dir, 'settings.json');
+  fs.writeFileSync(settings, JSON.stringify(ws.options));
+  const opts = JSON.stringify(ws.options);
+  const roots = JSON.stringify(ws.roots);
+  /** @type {Record<string, [string, string[]]>} */
+  const v = {
+    'node -e 0': [node, ['-e', '0']],
+    'example: discover() in Node': [node, [discoverScript, exCwd, exHome]],
+    'example: skilldex list --json': [node, [cli, 'list', '--json', '--cwd', exCwd, '--home', exHome]],
+    '1000: loop in Node': [node, [loopScript, roots]],
+    '1000: discover() in Node': [node, [discoverScript, ws.cwd, ws.home, opts]],
+    '1000: skilldex list --json': [node, [cli, 'list', '--json', '--cwd', ws.cwd, '--home', ws.home, '--settings', settings]],
+  };
+  if (deno) {
+    v['example: discover() in Deno'] = [deno, ['run', '-A', '--no-lock', discoverScript, exCwd, exHome]];
+    v['1000: loop in Deno'] = [deno, ['run', '-A', '--no-lock', loopScript, roots]];
+    v['1000: discover() in Deno'] = [deno, ['run', '-A', '--no-lock', discoverScript, ws.cwd, ws.home, opts]];
+  }
+  try {
+    return { m: interleaved(runs, v), deno: !!deno };
+  } finally {
+    if (!flags.keep) fs.rmSync(ws.dir, { recursive: true, force: true });
+  }
+}
+
+function moduleSize(file = 'skilldex.wasm') {
+  const b = fs.readFileSync(path.join(pkg, file));
   return {
     raw: b.length,
     gzip: zlib.gzipSync(b, { level: 9 }).length,
@@ -377,5 +459,30 @@ if (coldRuns > 0) {
   );
   console.log();
 }
-const m = moduleSize();
-console.log(`module js/skilldex.wasm: ${(m.raw / 1e6).toFixed(2)} MB raw, ${(m.gzip / 1e6).toFixed(2)} MB gzip -9, ${(m.brotli / 1e6).toFixed(2)} MB brotli`);
+const oneShotRuns = Number(flags.oneshot);
+if (oneShotRuns > 0) {
+  const { m: t, deno } = oneShot(oneShotRuns);
+  const row = (name, base) => {
+    if (t[name] === undefined) return;
+    const ratio = base && t[base] !== undefined ? `**${(t[name] / t[base]).toFixed(2)}×** ${base}` : '';
+    console.log(`| ${name} | ${t[name].toFixed(1)} | ${ratio} |`);
+  };
+  console.log(`| one-shot, whole process (median of ${oneShotRuns} interleaved rounds; default runtime flags) | ms | ratio |`);
+  console.log('|---|---:|---|');
+  row('node -e 0');
+  row('example: discover() in Node', 'node -e 0');
+  row('example: discover() in Deno', 'node -e 0');
+  row('example: skilldex list --json', 'node -e 0');
+  row('1000: loop in Node');
+  row('1000: loop in Deno');
+  row('1000: discover() in Node', '1000: loop in Node');
+  row('1000: discover() in Deno', '1000: loop in Node');
+  if (deno) row('1000: discover() in Deno', '1000: loop in Deno');
+  row('1000: skilldex list --json', '1000: loop in Node');
+  console.log();
+}
+for (const file of ['skilldex.wasm', 'skilldex-frontmatter.wasm']) {
+  if (!fs.existsSync(path.join(pkg, file))) continue;
+  const m = moduleSize(file);
+  console.log(`module js/${file}: ${(m.raw / 1e6).toFixed(2)} MB raw, ${(m.gzip / 1e6).toFixed(2)} MB gzip -9, ${(m.brotli / 1e6).toFixed(2)} MB brotli`);
+}

@@ -1,13 +1,15 @@
 // @ts-check
 // The host side of wasm/ABI.md: compiles the module once per process,
-// instantiates it per engine, implements the skilldex_host_v1 imports over a
+// instantiates it per engine, implements the skilldex_host_v2 imports over a
 // JS filesystem object, serialises calls and replaces an instance after a
-// trap. It translates only: requests go to Go as JSON, unvalidated.
+// trap. It translates only: requests go to Go as JSON, unvalidated. The
+// frontmatter module (the complete YAML path) is instantiated only when the
+// engine module first asks for it (ABI.md#parse_frontmatter).
 
 import { createWasi, wasiMissing, WasiExit } from './wasi.js';
 
-export const ABI_VERSION = 1;
-const HOST_MODULE = 'skilldex_host_v1';
+export const ABI_VERSION = 2;
+const HOST_MODULE = 'skilldex_host_v2';
 const WASI_MODULE = 'wasi_snapshot_preview1';
 
 /** errno table of ABI.md#errno */
@@ -72,11 +74,13 @@ const decoder = new TextDecoder();
 const bytesOf = (s) => (typeof s === 'string' ? encoder.encode(s) : s);
 
 /**
- * The skilldex_host_v1 imports over fs.
+ * The skilldex_host_v2 imports over fs; parseFrontmatter runs the
+ * frontmatter module (it throws when that module fails).
  * @param {import('../index.js').FileSystem} fs
  * @param {() => WebAssembly.Memory} memory
+ * @param {(path: Uint8Array, text: Uint8Array) => Uint8Array} parseFrontmatter
  */
-function hostImports(fs, memory) {
+function hostImports(fs, memory, parseFrontmatter) {
   /** @type {ArrayBuffer | null} */
   let buf = null;
   /** @type {Uint8Array} */
@@ -193,6 +197,19 @@ function hostImports(fs, memory) {
         return fsErrno(e);
       }
     },
+
+    parse_frontmatter(/** @type {number} */ pp, /** @type {number} */ pn, /** @type {number} */ tp, /** @type {number} */ tn, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
+      refresh();
+      const path = u8.slice(pp, pp + pn);
+      const text = u8.slice(tp, tp + tn);
+      let result;
+      try {
+        result = parseFrontmatter(path, text);
+      } catch {
+        return EIO; // the engine skips the skill with a warning naming it
+      }
+      return put(result, ptr, cap, outLen);
+    },
   };
 }
 
@@ -224,13 +241,15 @@ export function compileOnce(load, key) {
 }
 
 /**
- * Check a module's imports (ABI.md#loading, step 2).
+ * Check a module's imports (ABI.md#loading, step 2): the engine module's
+ * are the host's and WASI's, the frontmatter module's WASI's only.
  * @param {WebAssembly.Module} module
+ * @param {boolean} [frontmatter]
  */
-function checkImports(module) {
+function checkImports(module, frontmatter = false) {
   for (const imp of WebAssembly.Module.imports(module)) {
-    if (imp.module !== HOST_MODULE && imp.module !== WASI_MODULE) {
-      throw new SkilldexError('ABI_MISMATCH', `bad binary: the module imports ${imp.module}.${imp.name}; this host speaks ${HOST_MODULE}`);
+    if ((imp.module !== HOST_MODULE || frontmatter) && imp.module !== WASI_MODULE) {
+      throw new SkilldexError('ABI_MISMATCH', `bad binary: the ${frontmatter ? 'frontmatter ' : ''}module imports ${imp.module}.${imp.name}; this host speaks ${HOST_MODULE}`);
     }
   }
 }
@@ -264,11 +283,23 @@ const STDERR_KEEP = 8192;
  */
 export class Engine {
   /**
-   * @param {{fs: import('../index.js').FileSystem, module: () => Promise<WebAssembly.Module>, stderr?: (text: string) => void}} opts
+   * frontmatter loads the frontmatter module; frontmatterSync returns it
+   * compiled without waiting, or null where it cannot (then it is loaded
+   * with the engine module, not lazily).
+   * @param {{fs: import('../index.js').FileSystem, module: () => Promise<WebAssembly.Module>,
+   *   frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync?: () => WebAssembly.Module | null,
+   *   stderr?: (text: string) => void}} opts
    */
   constructor(opts) {
     this.fs = opts.fs;
     this.getModule = opts.module;
+    this.getFrontmatter = opts.frontmatter;
+    this.getFrontmatterSync = opts.frontmatterSync ?? (() => null);
+    /** @type {{exports: any, memory: WebAssembly.Memory} | null} the frontmatter module's instance, once needed */
+    this.fm = null;
+    /** @type {WebAssembly.Module | null} */
+    this.fmModule = null;
+    this.fmInstances = 0;
     this.onStderr = opts.stderr;
     /** @type {Promise<unknown>} */
     this.tail = Promise.resolve();
@@ -290,7 +321,7 @@ export class Engine {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEEP);
       if (this.onStderr) this.onStderr(text);
     });
-    const host = hostImports(this.fs, mem);
+    const host = hostImports(this.fs, mem, (path, text) => this.parseFrontmatter(path, text));
     /** @type {Record<string, Record<string, Function>>} */
     const imports = { [WASI_MODULE]: {}, [HOST_MODULE]: {} };
     for (const imp of WebAssembly.Module.imports(module)) {
@@ -298,7 +329,15 @@ export class Engine {
       const table = imp.module === WASI_MODULE ? wasi : /** @type {Record<string, Function>} */ (host);
       imports[imp.module][imp.name] = table[imp.name] ?? wasiMissing;
     }
-    const instance = instantiateModule(module, /** @type {WebAssembly.Imports} */ (imports)) ?? (await WebAssembly.instantiate(module, /** @type {WebAssembly.Imports} */ (imports)));
+    let instance = instantiateModule(module, /** @type {WebAssembly.Imports} */ (imports));
+    if (!instance) {
+      // Asynchronous instantiation only (a browser's main thread): the
+      // frontmatter module cannot be made inside an import, so make it now.
+      instance = await WebAssembly.instantiate(module, /** @type {WebAssembly.Imports} */ (imports));
+      await this.prepareFrontmatter(true);
+    } else {
+      await this.prepareFrontmatter(false);
+    }
     const ex = /** @type {any} */ (instance.exports);
     memory = ex.memory;
     try {
@@ -315,11 +354,118 @@ export class Engine {
   }
 
   /**
+   * Have the frontmatter module ready for parse_frontmatter: left to its
+   * first use where it can be had synchronously then (the usual case: a
+   * workspace the engine's scanner reads alone never loads it), else
+   * loaded now, and with asyncOnly (no synchronous instantiation here)
+   * instantiated now too.
+   * @param {boolean} asyncOnly
+   */
+  async prepareFrontmatter(asyncOnly) {
+    if (this.fm) return;
+    if (!this.fmModule) {
+      if (!asyncOnly && this.frontmatterModuleSync()) return;
+      this.fmModule = await this.getFrontmatter();
+      checkImports(this.fmModule, true);
+    }
+    if (asyncOnly) {
+      const f = this.frontmatterImports();
+      this.fm = f.start(await WebAssembly.instantiate(/** @type {WebAssembly.Module} */ (this.fmModule), f.imports));
+    }
+  }
+
+  /**
+   * The compiled frontmatter module if it can be had without waiting, else
+   * null.
+   * @returns {WebAssembly.Module | null}
+   */
+  frontmatterModuleSync() {
+    if (!this.fmModule) {
+      let m = null;
+      try {
+        m = this.getFrontmatterSync();
+      } catch {
+        return null;
+      }
+      if (!m) return null;
+      checkImports(m, true);
+      this.fmModule = m;
+    }
+    return this.fmModule;
+  }
+
+  /**
+   * The imports of a frontmatter instance (WASI only) and the function that
+   * starts it: _initialize and the version check.
+   */
+  frontmatterImports() {
+    const module = /** @type {WebAssembly.Module} */ (this.fmModule);
+    /** @type {WebAssembly.Memory | null} */
+    let memory = null;
+    const wasi = createWasi(() => /** @type {WebAssembly.Memory} */ (memory), (fd, text) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEEP);
+      if (this.onStderr) this.onStderr(text);
+    });
+    /** @type {Record<string, Function>} */
+    const table = {};
+    for (const imp of WebAssembly.Module.imports(module)) if (imp.kind === 'function') table[imp.name] = wasi[imp.name] ?? wasiMissing;
+    return {
+      imports: /** @type {WebAssembly.Imports} */ ({ [WASI_MODULE]: table }),
+      /** @param {WebAssembly.Instance} instance */
+      start: (instance) => {
+        const ex = /** @type {any} */ (instance.exports);
+        memory = ex.memory;
+        ex._initialize();
+        const v = ex.skilldex_abi_version();
+        if (v !== ABI_VERSION) throw new SkilldexError('ABI_MISMATCH', `bad binary: the frontmatter module speaks skilldex ABI ${v}, this host ${ABI_VERSION}`);
+        this.fmInstances++;
+        return { exports: ex, memory: /** @type {WebAssembly.Memory} */ (ex.memory) };
+      },
+    };
+  }
+
+  /**
+   * parse_frontmatter's work (ABI.md#parse_frontmatter): run the complete
+   * path in the frontmatter module, instantiated on first use, and return
+   * a copy of the result. On any failure the frontmatter instance is
+   * dropped and the error thrown (the import answers EIO).
+   * @param {Uint8Array} path @param {Uint8Array} text
+   * @returns {Uint8Array}
+   */
+  parseFrontmatter(path, text) {
+    try {
+      if (!this.fm) {
+        const module = this.frontmatterModuleSync();
+        if (!module) throw new Error('the frontmatter module is not loaded');
+        const f = this.frontmatterImports();
+        this.fm = f.start(new WebAssembly.Instance(module, f.imports));
+      }
+      const { exports: ex, memory } = this.fm;
+      const ptr = ex.skilldex_alloc(path.length + text.length);
+      if (ptr === 0) throw new Error('the frontmatter module refused the request size');
+      const u8 = new Uint8Array(memory.buffer);
+      u8.set(path, ptr);
+      u8.set(text, ptr + path.length);
+      const r = ex.skilldex_frontmatter_parse(ptr, path.length, text.length);
+      const rp = Number(BigInt.asUintN(64, r) >> 32n);
+      const rn = Number(BigInt.asUintN(32, r));
+      return new Uint8Array(memory.buffer).slice(rp, rp + rn);
+    } catch (e) {
+      this.fm = null;
+      const msg = `skilldex: the frontmatter module failed: ${e instanceof Error ? e.message : String(e)}\n`;
+      this.stderrTail = (this.stderrTail + msg).slice(-STDERR_KEEP);
+      if (this.onStderr) this.onStderr(msg);
+      throw e;
+    }
+  }
+
+  /**
    * The error for a trap: the instance is discarded.
    * @param {unknown} e @param {string} [when]
    */
   crash(e, when = 'during the call') {
     this.inst = null;
+    this.fm = null;
     const cause = e instanceof HostAbort ? e.cause : e;
     let msg = e instanceof HostAbort ? e.message : `the engine crashed ${when}: ${e instanceof WasiExit ? e.message : e instanceof Error ? e.message : String(e)}`;
     const tail = this.stderrTail.trim();
@@ -378,6 +524,7 @@ export class Engine {
   close() {
     const run = this.tail.then(() => {
       this.inst = null;
+      this.fm = null;
     });
     this.tail = run.catch(() => {});
     return run;
@@ -387,6 +534,7 @@ export class Engine {
     return {
       memoryBytes: this.inst ? this.inst.memory.buffer.byteLength : 0,
       instances: this.instances,
+      frontmatterInstances: this.fmInstances,
       calls: this.calls,
     };
   }

@@ -10,15 +10,20 @@ const isDeno = typeof g.Deno?.version?.deno === 'string';
 const isNodeLike = !isDeno && typeof g.process?.versions?.node === 'string'; // Node, Bun
 
 export const wasmURL = new URL('../skilldex.wasm', import.meta.url);
+/** The frontmatter module (wasm/ABI.md#the-frontmatter-module), loaded only when the engine asks for it. */
+export const frontmatterWasmURL = new URL('../skilldex-frontmatter.wasm', import.meta.url);
 
-/** The bytes (or a Response) of the shipped module. */
-export async function loadWasm() {
-  if (isDeno) return g.Deno.readFile(wasmURL);
+/**
+ * The bytes (or a Response) of a shipped module.
+ * @param {URL} [url]
+ */
+export async function loadWasm(url = wasmURL) {
+  if (isDeno) return g.Deno.readFile(url);
   if (isNodeLike) {
     const { readFile } = await import('node:fs/promises');
-    return readFile(wasmURL);
+    return readFile(url);
   }
-  return fetch(wasmURL);
+  return fetch(url);
 }
 
 /** @type {Promise<typeof import('node:fs')> | undefined} */

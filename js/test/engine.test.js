@@ -133,13 +133,15 @@ test('the module exiting (proc_exit, a Go fatal error) is INTERNAL and the next 
 });
 
 test('a module of another ABI version is refused (ABI_MISMATCH)', async () => {
-  const sk = createSkilldex({ fs: new MemoryFS(), wasm: fakeSkilldex({ version: 2 }) });
-  await assert.rejects(sk.call('{}'), { code: 'ABI_MISMATCH', message: /ABI 2, this host 1/ });
+  for (const version of [1, 3]) {
+    const sk = createSkilldex({ fs: new MemoryFS(), wasm: fakeSkilldex({ version }) });
+    await assert.rejects(sk.call('{}'), { code: 'ABI_MISMATCH', message: new RegExp(`ABI ${version}, this host 2`) });
+  }
   const foreign = createSkilldex({
     fs: new MemoryFS(),
-    wasm: fakeSkilldex({ extraImport: { module: 'skilldex_host_v2', name: 'read_dir' } }),
+    wasm: fakeSkilldex({ extraImport: { module: 'skilldex_host_v1', name: 'read_dir' } }),
   });
-  await assert.rejects(foreign.call('{}'), { code: 'ABI_MISMATCH', message: /skilldex_host_v2\.read_dir/ });
+  await assert.rejects(foreign.call('{}'), { code: 'ABI_MISMATCH', message: /skilldex_host_v1\.read_dir/ });
 });
 
 test('the wasm option accepts bytes, a compiled module and a loader', async () => {

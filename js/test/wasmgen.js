@@ -81,7 +81,7 @@ export function assemble({ imports = [], funcs = [] }) {
  * A module that looks like skilldex: version v, and a skilldex_call that
  * either calls proc_exit(3) (exit: true) or returns (0 << 32 | 0).
  */
-export function fakeSkilldex({ version = 1, exit = false, extraImport } = {}) {
+export function fakeSkilldex({ version = 2, exit = false, extraImport } = {}) {
   const imports = [{ module: 'wasi_snapshot_preview1', name: 'proc_exit', params: [I32], results: [] }];
   if (extraImport) imports.push({ ...extraImport, params: [], results: [] });
   return assemble({

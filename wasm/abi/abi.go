@@ -18,12 +18,12 @@ package abi
 // version differs from the one it was written for. It changes whenever an
 // export, an import, an errno or a layout below changes meaning; the import
 // module name carries the same number ([HostModule]).
-const Version = 1
+const Version = 2
 
 // HostModule is the import module every filesystem import lives in. The
 // suffix is the ABI version, so a host for another version fails at link
 // time instead of misbehaving.
-const HostModule = "skilldex_host_v1"
+const HostModule = "skilldex_host_v2"
 
 // WASIModule is the only other import module: the subset of WASI preview 1
 // that the Go runtime needs (see ABI.md#wasi).
@@ -45,6 +45,22 @@ const (
 	ImportLstat    = "lstat"     // (path_ptr, path_len, out_type_ptr) -> errno
 	ImportReadFile = "read_file" // (path_ptr, path_len, buf_ptr, buf_cap, out_len_ptr) -> errno
 	ImportRealpath = "realpath"  // (path_ptr, path_len, buf_ptr, buf_cap, out_len_ptr) -> errno
+
+	// ImportParseFrontmatter runs the complete frontmatter path in the
+	// frontmatter module (ABI.md#parse_frontmatter):
+	// (path_ptr, path_len, text_ptr, text_len, buf_ptr, buf_cap, out_len_ptr) -> errno
+	ImportParseFrontmatter = "parse_frontmatter"
+)
+
+// The frontmatter module (ABI.md#the-frontmatter-module): the complete
+// frontmatter path, a second reactor a host instantiates the first time the
+// engine module calls [ImportParseFrontmatter]. It imports WASI only and
+// exports memory, [ExportInitialize], [ExportVersion], [ExportAlloc] and:
+const (
+	// ExportFrontmatterParse is func(req_ptr i32, path_len i32, text_len i32) -> i64:
+	// the path and then the text at req_ptr in, the encoded result out
+	// (ptr<<32 | len).
+	ExportFrontmatterParse = "skilldex_frontmatter_parse"
 )
 
 // Errno is the u32 result of a host import: 0 is success, every other value

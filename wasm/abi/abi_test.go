@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite wasm/testdata/abi.golden")
 const root = "../.."
 
 var (
-	imports = []string{abi.ImportReadDir, abi.ImportStat, abi.ImportLstat, abi.ImportReadFile, abi.ImportRealpath}
+	imports = []string{abi.ImportReadDir, abi.ImportStat, abi.ImportLstat, abi.ImportReadFile, abi.ImportRealpath, abi.ImportParseFrontmatter}
 	exports = []string{abi.ExportVersion, abi.ExportAlloc, abi.ExportCall}
 )
 
@@ -45,7 +45,7 @@ func directives(src, kind string) [][]string {
 // The //go:wasmimport directives of the guest use exactly the ABI's names.
 func TestABI_importDirectives(t *testing.T) {
 	var got []string
-	for _, d := range directives(read(t, "fsadapter/hostfs/hostfs.go"), "wasmimport") {
+	for _, d := range directives(read(t, "fsadapter/hostfs/hostfs.go")+read(t, "wasm/frontmatter_host.go"), "wasmimport") {
 		if len(d) != 2 || d[0] != abi.HostModule {
 			t.Errorf("wasmimport %v: want module %s", d, abi.HostModule)
 			continue
@@ -74,11 +74,11 @@ func TestABI_exportDirectives(t *testing.T) {
 // ABI.md documents every name, errno and type of package abi.
 func TestABI_documented(t *testing.T) {
 	doc := read(t, "wasm/ABI.md")
-	for _, name := range append(append([]string{abi.HostModule, abi.WASIModule, abi.ExportInitialize}, imports...), exports...) {
+	for _, name := range append(append([]string{abi.HostModule, abi.WASIModule, abi.ExportInitialize, abi.ExportFrontmatterParse}, imports...), exports...) {
 		if !strings.Contains(doc, "`"+name+"`") {
 			t.Errorf("ABI.md does not mention `%s`", name)
 		}
-		if !strings.Contains(doc, "### "+name+"\n") && name != abi.HostModule && name != abi.WASIModule && name != abi.ExportInitialize {
+		if !strings.Contains(doc, "### "+name+"\n") && name != abi.HostModule && name != abi.WASIModule && name != abi.ExportInitialize && name != abi.ExportFrontmatterParse {
 			t.Errorf("ABI.md has no section ### %s", name)
 		}
 	}
@@ -181,5 +181,92 @@ func TestABI_golden(t *testing.T) {
 	slices.Sort(wantNames)
 	if !slices.Equal(names, wantNames) {
 		t.Errorf("golden skilldex names = %v, want %v", names, wantNames)
+	}
+}
+
+// The frontmatter module exports what ABI.md#the-frontmatter-module lists.
+func TestABI_frontmatterExportDirectives(t *testing.T) {
+	var got []string
+	for _, d := range directives(read(t, "wasm/frontmatter/main.go"), "wasmexport") {
+		got = append(got, d...)
+	}
+	slices.Sort(got)
+	want := []string{abi.ExportVersion, abi.ExportAlloc, abi.ExportFrontmatterParse}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("wasmexport names = %v, want %v", got, want)
+	}
+}
+
+// The frontmatter module's imports and exports equal
+// wasm/testdata/abi-frontmatter.golden: WASI only, and its four exports.
+func TestABI_frontmatterGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the wasm module; skipped with -short")
+	}
+	out := filepath.Join(t.TempDir(), "skilldex-frontmatter.wasm")
+	if err := abitest.BuildFrontmatter(root, out); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := abitest.Signatures(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, abitest.FrontmatterGoldenPath)
+	if *update {
+		if err := os.WriteFile(path, abitest.FormatGolden(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := abitest.ReadGoldenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := abitest.Diff(want, got); d != "" {
+		t.Errorf("the frontmatter module differs from %s (- golden, + module); if intended, run go test ./wasm/abi -run Golden -update and update ABI.md:\n%s", abitest.FrontmatterGoldenPath, d)
+	}
+	for _, l := range want {
+		if f := strings.Fields(l); f[0] == "import" && f[1] != abi.WASIModule {
+			t.Errorf("the frontmatter module imports from a module other than WASI: %s", l)
+		}
+	}
+}
+
+// TestABI_buildDeps: go list -deps of each build puts the card's libraries
+// where issue 10 puts them: the engine module links gobwas/glob and neither
+// yaml.v3 nor adrg/frontmatter; the frontmatter module links both.
+func TestABI_buildDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list; skipped with -short")
+	}
+	engine, err := abitest.Deps(root, "./wasm", abitest.EngineTags...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm, err := abitest.Deps(root, "./wasm/frontmatter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		deps map[string]bool
+		pkg  string
+		want bool
+	}{
+		{engine, "github.com/gobwas/glob", true},
+		{engine, "go.yaml.in/yaml/v3", false},
+		{engine, "github.com/adrg/frontmatter", false},
+		{engine, "gopkg.in/yaml.v2", false},
+		{engine, "github.com/skilldex/skilldex/internal/frontmatter", false},
+		{fm, "go.yaml.in/yaml/v3", true},
+		{fm, "github.com/adrg/frontmatter", true},
+		{fm, "github.com/skilldex/skilldex/core", false},
+	} {
+		if c.deps[c.pkg] != c.want {
+			t.Errorf("%s in the deps: %v, want %v", c.pkg, c.deps[c.pkg], c.want)
+		}
 	}
 }

@@ -49,7 +49,7 @@ async function ok() {
   await sk.commands();
   await sk.ready();
   await sk.close();
-  const one: 1 = ABI_VERSION;
+  const two: 2 = ABI_VERSION;
 
   try {
     await sk.resolve('skill://nope');
@@ -79,7 +79,7 @@ async function ok() {
   };
   createSkilldex({ fs: strFs });
   createSkilldex({ fs: byteFs, wasm: new Uint8Array(0), stderr: (t: string) => console.log(t) });
-  return [names, level, always, size, f, depth, sev, winner, rawJson, raw2, n, one];
+  return [names, level, always, size, f, depth, sev, winner, rawJson, raw2, n, two];
 }
 
 async function notOk() {

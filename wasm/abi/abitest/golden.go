@@ -9,17 +9,51 @@ import (
 	"strings"
 )
 
-// GoldenPath is the golden file, relative to the repository root.
-const GoldenPath = "wasm/testdata/abi.golden"
+// GoldenPath is the golden file of the engine module, relative to the
+// repository root; FrontmatterGoldenPath that of the frontmatter module.
+const (
+	GoldenPath            = "wasm/testdata/abi.golden"
+	FrontmatterGoldenPath = "wasm/testdata/abi-frontmatter.golden"
+)
+
+// EngineTags are the build tags of the engine module: skilldex_splityaml
+// leaves the complete frontmatter path to the frontmatter module.
+var EngineTags = []string{"-tags", "skilldex_splityaml"}
 
 // BuildFlags are the go build arguments of the module (ABI.md#the-module),
 // without -o and the package.
 var BuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid="}
 
-// Build compiles the module from the repository at root into out with the
-// go command found on PATH, exactly as `make build` does.
+// Build compiles the engine module from the repository at root into out
+// with the go command found on PATH, exactly as `make build` does.
 func Build(root, out string) error {
-	args := append(append([]string{}, BuildFlags...), "-o", out, "./wasm")
+	return build(root, out, "./wasm", EngineTags...)
+}
+
+// BuildFrontmatter compiles the frontmatter module, as `make build` does.
+func BuildFrontmatter(root, out string) error {
+	return build(root, out, "./wasm/frontmatter")
+}
+
+// Deps returns the packages the wasm build of pkg links (go list -deps).
+func Deps(root, pkg string, flags ...string) (map[string]bool, error) {
+	args := append(append([]string{"list", "-deps"}, flags...), pkg)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	b, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go %s: %v", strings.Join(args, " "), err)
+	}
+	deps := map[string]bool{}
+	for _, l := range strings.Fields(string(b)) {
+		deps[l] = true
+	}
+	return deps, nil
+}
+
+func build(root, out, pkg string, flags ...string) error {
+	args := append(append(append([]string{}, BuildFlags...), flags...), "-o", out, pkg)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
@@ -29,10 +63,16 @@ func Build(root, out string) error {
 	return nil
 }
 
-// ReadGolden reads the golden file's lines, without blank lines and
-// # comments.
+// ReadGolden reads the engine module's golden file's lines, without blank
+// lines and # comments.
 func ReadGolden(root string) ([]string, error) {
-	b, err := os.ReadFile(filepath.Join(root, GoldenPath))
+	return ReadGoldenFile(filepath.Join(root, GoldenPath))
+}
+
+// ReadGoldenFile reads a golden file's lines, without blank lines and #
+// comments.
+func ReadGoldenFile(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,69 @@
+// The frontmatter module (wasm/ABI.md#the-frontmatter-module, issue 10):
+// the engine module reaches the complete YAML path only through the
+// parse_frontmatter import, and the host instantiates the frontmatter
+// module the first time the engine asks. A workspace whose SKILL.md files
+// the engine's scanner reads never loads it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSkilldex, MemoryFS } from '../index.js';
+
+const cwd = '/p';
+const home = '/h';
+
+/** @param {Record<string, string>} skills name -> SKILL.md text */
+function workspace(skills) {
+  const fs = new MemoryFS();
+  for (const [name, text] of Object.entries(skills)) fs.writeFile(`/p/.xcsh/skills/${name}/SKILL.md`, text);
+  fs.mkdir('/h');
+  return fs;
+}
+
+const plain = {
+  plain: '---\nname: plain\ndescription: Plain YAML the scanner reads\ntags: [a, b]\n---\nbody\n',
+  block: '---\nname: block\ndescription: |\n  A block scalar.\n---\n',
+};
+
+test('a workspace the scanner reads alone never loads the frontmatter module', async () => {
+  const sk = createSkilldex({ fs: workspace(plain), cwd, home });
+  const r = await sk.discover();
+  assert.deepEqual(r.skills.map((s) => s.name), ['block', 'plain']);
+  await sk.discover();
+  assert.equal(sk.stats().frontmatterInstances, 0);
+});
+
+test('a frontmatter the scanner declines loads it once, with the complete path\'s result', async () => {
+  const sk = createSkilldex({
+    fs: workspace({
+      ...plain,
+      anchor: '---\nname: anchor\ndescription: &d Uses an anchor\nsummary: *d\n---\n',
+      broken: '---\nname: broken\ndescription: a: b\n---\n',
+    }),
+    cwd,
+    home,
+  });
+  const r = await sk.discover();
+  const anchor = r.skills.find((s) => s.name === 'anchor');
+  assert.equal(anchor?.frontmatter.summary, 'Uses an anchor');
+  assert.match(r.warnings.map((w) => w.message).join('\n'), /broken\/SKILL\.md:3: invalid YAML \(mapping values are not allowed in this context\)/);
+  await sk.discover();
+  assert.equal(sk.stats().frontmatterInstances, 1);
+});
+
+test('validate takes the complete path', async () => {
+  const sk = createSkilldex({ fs: workspace(plain), cwd, home });
+  const r = await sk.validate('/p/.xcsh/skills/plain');
+  assert.equal(r.diagnostics[0]?.code, 'unknown-key');
+  assert.equal(sk.stats().frontmatterInstances, 1);
+});
+
+test('without a frontmatter module, a declined file is skipped with a warning naming it', async () => {
+  const sk = createSkilldex({
+    fs: workspace({ ...plain, anchor: '---\nname: anchor\ndescription: &d x\n---\n' }),
+    cwd,
+    home,
+    frontmatterWasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]), // an empty module: no exports
+  });
+  const r = await sk.discover();
+  assert.deepEqual(r.skills.map((s) => s.name), ['block', 'plain']);
+  assert.match(r.warnings.map((w) => w.message).join('\n'), /anchor\/SKILL\.md: the YAML parser could not run \(the frontmatter module failed \(EIO\)\); the skill is skipped/);
+});
