@@ -18,21 +18,25 @@ const module = "github.com/skilldex/skilldex/"
 // packages of the module its non-test files may import; "*" allows any.
 // Tests may import more (core's tests call the wire, for instance).
 var mayImport = map[string][]string{
-	"core":                {"core/internal/...", "internal/jsontext", "internal/panictext"},
-	"core/internal/...":   {"core/internal/..."},
-	"internal/jsontext":   nil,
-	"internal/panictext":  nil,
-	"fsadapter/...":       {"core", "wasm/abi"},
-	"wire":                {"core", "internal/jsontext", "internal/panictext"},
-	"wasm/abi/...":        {"wasm/abi/..."},
-	"wasm":                {"core", "wire", "fsadapter/hostfs", "wasm/abi"},
-	"wasmhost":            {"core", "wire", "wasm/abi"},
-	"internal/corpus":     {"*"}, // tools and tests around the layers
-	"internal/benchratio": nil,
-	"internal/layers":     nil, // repository checks: test-only packages
-	"internal/references": nil,
-	"examples/...":        {"*"},
-	"runtime-test":        {"*"},
+	"core":                 {"internal/jsontext", "internal/panictext", "internal/fmrules", "internal/frontmatter"},
+	"internal/fmrules":     nil,
+	"internal/frontmatter": {"internal/fmrules"},
+	"internal/jsontext":    nil,
+	"internal/panictext":   nil,
+	"fsadapter/...":        {"core", "wasm/abi"},
+	"wire":                 {"core", "internal/jsontext", "internal/panictext"},
+	"wasm/abi/...":         {"wasm/abi/..."},
+	"wasm":                 {"core", "wire", "fsadapter/hostfs", "wasm/abi"},
+	"wasm/frontmatter":     {"internal/frontmatter", "wasm/abi"},
+	"wasmhost":             {"core", "wire", "wasm/abi"},
+	"internal/corpus":      {"*"}, // tools and tests around the layers
+	"internal/benchratio":  nil,
+	"internal/notices":     nil,
+	"internal/provenance":  nil,
+	"examples/...":         {"*"},
+	"runtime-test":         {"*"},
+	"internal/layers":      nil, // repository checks: test-only packages
+	"internal/references":  nil,
 }
 
 // matches reports whether pkg is pattern, or below it for a pattern ending

@@ -54,6 +54,7 @@ const { values: flags } = parseArgs({
     cold: { type: 'string', default: '15' }, // cold CLI runs (each of CLI and bare node)
     keep: { type: 'boolean', default: false }, // keep the generated workspaces
     phases: { type: 'boolean', default: false }, // internal: one cold in-process run, JSON on stdout
+    'default-flags': { type: 'boolean', default: false }, // internal: --phases without the CLI's --liftoff-only
     oneshot: { type: 'string', default: '11' }, // one-shot runs of each variant (0: skip)
     deno: { type: 'string' }, // the deno binary for the one-shot runs (default: build/tools, then PATH)
   },
@@ -319,23 +320,33 @@ function cold(runs) {
     if (!(i % 2)) b.push(run(['-e', '']));
   }
   // Where a cold in-process run spends its time (medians of a few runs).
-  const ph = [];
-  for (let i = 0; i < Math.min(7, runs); i++) {
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--phases'], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`--phases: exit ${r.status}\n${r.stderr}`);
-    ph.push(JSON.parse(r.stdout));
-  }
-  const phase = {};
-  for (const k of Object.keys(ph[0])) phase[k] = median(ph.map((p) => p[k]));
-  return { cli: median(c), bare: median(b), phase };
+  const phaseRuns = (extra) => {
+    const ph = [];
+    for (let i = 0; i < Math.min(7, runs); i++) {
+      const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--phases', ...extra], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`--phases: exit ${r.status}\n${r.stderr}`);
+      ph.push(JSON.parse(r.stdout));
+    }
+    const phase = {};
+    for (const k of Object.keys(ph[0])) phase[k] = median(ph.map((p) => p[k]));
+    return phase;
+  };
+  return { cli: median(c), bare: median(b), phase: phaseRuns([]), phaseDefault: phaseRuns(['--default-flags']) };
 }
 
-/** One cold run in this process, split in phases (the CLI's V8 flags). */
+/**
+ * One cold run in this process, split in phases: with the CLI's V8 flags,
+ * or with --default-flags the runtime's defaults (a library user's). The
+ * example workspace holds a file the scanner declines, so the first
+ * discover includes loading the frontmatter module.
+ */
 async function phases() {
   const ws = path.join(repo, 'examples/workspace');
   const t0 = performance.now();
-  const v8 = await import('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
+  if (!flags['default-flags']) {
+    const v8 = await import('node:v8');
+    v8.setFlagsFromString('--liftoff-only');
+  }
   const { createSkilldex } = await import('../index.js');
   const t1 = performance.now();
   const bytes = fs.readFileSync(path.join(pkg, 'skilldex.wasm'));
@@ -453,10 +464,11 @@ if (coldRuns > 0) {
   console.log(`| \`node js/bin/skilldex.mjs list --json\` (examples/workspace) | ${c.cli.toFixed(1)} |`);
   console.log(`| bare \`node -e ''\` | ${c.bare.toFixed(1)} |`);
   console.log(`| ratio | **${(c.cli / c.bare).toFixed(2)}×** |`);
-  const p = c.phase;
-  console.log(
-    `| in process: import ${p.import.toFixed(1)}, compile ${p.compile.toFixed(1)}, instantiate + _initialize ${p.init.toFixed(1)}, first discover ${p.first.toFixed(1)}, second ${p.second.toFixed(1)} | |`,
-  );
+  for (const [label, p] of [['--liftoff-only (the CLI)', c.phase], ['default flags', c.phaseDefault]]) {
+    console.log(
+      `| in process, ${label}: import ${p.import.toFixed(1)}, compile ${p.compile.toFixed(1)}, instantiate + _initialize ${p.init.toFixed(1)}, first discover (with the frontmatter module) ${p.first.toFixed(1)}, second ${p.second.toFixed(1)} | |`,
+    );
+  }
   console.log();
 }
 const oneShotRuns = Number(flags.oneshot);
