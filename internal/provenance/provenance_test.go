@@ -40,22 +40,22 @@ func TestRepository(t *testing.T) {
 func TestCheck(t *testing.T) {
 	c := "Copy" + "right"
 	files := map[string]string{
-		"LICENSE":                        "MIT License\n",
-		"core/x.go":                      "// " + c + " (c) 2026 " + Ours + "\npackage core\n",
-		"core/doc.go":                    "// Package core: the copyright of a SKILL.md is its author's.\npackage core\n",
-		"js/README.md":                   "# " + c + " 2019 Someone\n",
-		"core/internal/yaml/LICENSE":     "...",
-		"vendor/x/NOTICE.txt":            "...",
-		"third/COPYING":                  "...",
-		"js/src/licence-check.js":        "export const x = 1;\n",
-		"core/internal/yaml/scannerc.go": "//\n// " + c + " (c) 2011-2019 Canonical Ltd\n// " + c + " (c) 2006-2010 Kirill Simonov\npackage yaml\n",
-		"js/src/lib.mjs":                 "/*! SPDX-" + "License-Identifier: MIT */\n",
-		"x/glob.ts":                      "// Licensed " + "under the Apache License, Version 2.0\n",
-		"a/b.go":                         "// " + c + " 2009 The Go Authors. All rights reserved.\n",
+		"LICENSE":                      "MIT License\n",
+		"pkg/x.go":                     "// " + c + " (c) 2026 " + Ours + "\npackage core\n",
+		"pkg/doc.go":                   "// Package core: the copyright of a SKILL.md is its author's.\npackage core\n",
+		"pkg/README.md":                "# " + c + " 2019 Someone\n",
+		"third_party/yaml/LICENSE":     "...",
+		"vendor/x/NOTICE.txt":          "...",
+		"third/COPYING":                "...",
+		"src/licence-check.js":         "export const x = 1;\n",
+		"third_party/yaml/scannerc.go": "//\n// " + c + " (c) 2011-2019 Canonical Ltd\n// " + c + " (c) 2006-2010 Kirill Simonov\npackage yaml\n",
+		"src/lib.mjs":                  "/*! SPDX-" + "License-Identifier: MIT */\n",
+		"x/glob.ts":                    "// Licensed " + "under the Apache License, Version 2.0\n",
+		"a/b.go":                       "// " + c + " 2009 The Go Authors. All rights reserved.\n",
 	}
 	want := map[string]bool{
-		"core/internal/yaml/LICENSE": true, "vendor/x/NOTICE.txt": true, "third/COPYING": true,
-		"core/internal/yaml/scannerc.go": true, "js/src/lib.mjs": true, "x/glob.ts": true, "a/b.go": true,
+		"third_party/yaml/LICENSE": true, "vendor/x/NOTICE.txt": true, "third/COPYING": true,
+		"third_party/yaml/scannerc.go": true, "src/lib.mjs": true, "x/glob.ts": true, "a/b.go": true,
 	}
 	var names []string
 	for n := range files {
