@@ -158,48 +158,58 @@ func (d *fieldDecoder) strings(field string, v core.Value, dst *[]string) {
 	}
 }
 
-// numberLiterals returns the literal of each number member of the object
-// data holds, by key: fieldDecoder.integer needs them (a float64 cannot
-// tell 1 from 1.0). Only the top-level members are looked at.
-func numberLiterals(data []byte) map[string]string {
+// members calls f with each member of the object data holds, in document
+// order: its key and the bytes of its value. It stops at the first syntax
+// error; the callers pass documents that have been parsed already.
+func members(data []byte, f func(key string, value []byte)) {
 	p := parser(data)
 	p.SkipSpace()
 	if p.Pos >= len(data) || data[p.Pos] != '{' {
-		return nil
+		return
 	}
 	p.Pos++
-	var out map[string]string
 	for {
 		p.SkipSpace()
 		if p.Pos >= len(data) || data[p.Pos] != '"' {
-			return out
+			return
 		}
 		k, err := p.Str()
 		if err != nil {
-			return out
+			return
 		}
 		p.SkipSpace()
 		if p.Pos >= len(data) || data[p.Pos] != ':' {
-			return out
+			return
 		}
 		p.Pos++
 		p.SkipSpace()
 		start := p.Pos
 		if _, err := p.Value(1); err != nil {
-			return out
+			return
 		}
-		if c := data[start]; c == '-' || c >= '0' && c <= '9' {
-			if out == nil {
-				out = map[string]string{}
-			}
-			out[k] = string(data[start:p.Pos])
-		}
+		f(k, data[start:p.Pos:p.Pos])
 		p.SkipSpace()
 		if p.Pos >= len(data) || data[p.Pos] != ',' {
-			return out
+			return
 		}
 		p.Pos++
 	}
+}
+
+// numberLiterals returns the literal of each number member of the object
+// data holds, by key: fieldDecoder.integer needs them (a float64 cannot
+// tell 1 from 1.0). Only the top-level members are looked at.
+func numberLiterals(data []byte) map[string]string {
+	var out map[string]string
+	members(data, func(k string, v []byte) {
+		if c := v[0]; c == '-' || c >= '0' && c <= '9' {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = string(v)
+		}
+	})
+	return out
 }
 
 // decodeRequest decodes a request (see [Request]).
@@ -266,35 +276,13 @@ func decodeRequest(data []byte, req *Request) error {
 // memberRaw returns the bytes of the last member k of the object data
 // holds (the one a Map keeps the value of).
 func memberRaw(data []byte, k string) RawJSON {
-	p := parser(data)
-	p.SkipSpace()
-	p.Pos++ // '{'
 	var raw RawJSON
-	for {
-		p.SkipSpace()
-		if p.Pos >= len(data) || data[p.Pos] != '"' {
-			return raw
-		}
-		key, err := p.Str()
-		if err != nil {
-			return raw
-		}
-		p.SkipSpace()
-		p.Pos++ // ':'
-		p.SkipSpace()
-		start := p.Pos
-		if _, err := p.Value(1); err != nil {
-			return raw
-		}
+	members(data, func(key string, v []byte) {
 		if key == k {
-			raw = RawJSON(data[start:p.Pos:p.Pos])
+			raw = RawJSON(v)
 		}
-		p.SkipSpace()
-		if p.Pos >= len(data) || data[p.Pos] != ',' {
-			return raw
-		}
-		p.Pos++
-	}
+	})
+	return raw
 }
 
 // decodeOptions decodes options JSON over o (see [core.Options]).
