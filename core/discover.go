@@ -77,6 +77,7 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 	slices.SortStableFunc(res.Shadowed, func(a, b Shadowed) int {
 		return compareS15(a.Name, a.FilePath, b.Name, b.FilePath)
 	})
+	applyReplyBudget(res) // S45
 	return res, nil
 }
 

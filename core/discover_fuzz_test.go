@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gobwas/glob"
 
@@ -864,7 +865,7 @@ func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
 			case w.stands(s):
 				name := s.name
 				if name == "" {
-					name = s.entry
+					name = s45Name(s.entry)
 				}
 				if i < 0 || res.Skills[i].Name != name || res.Skills[i].Description != s.description ||
 					res.Skills[i].Source != "claude:project" {
@@ -973,7 +974,7 @@ func (w *fuzzWorld) checkSkills(t *testing.T, res *core.Result) {
 			}
 			name := s.name
 			if name == "" {
-				name = s.entry
+				name = s45Name(s.entry)
 			}
 			name = slot.prefix + name
 			if slot.requireDesc && s.noDesc {
@@ -1183,4 +1184,21 @@ func TestFuzzDiscoverSeeds(t *testing.T) {
 	if total < 50 {
 		t.Fatalf("the seeds place only %d standing skills", total)
 	}
+}
+
+// s45Name is a folder name as a skill's name (S45): C0 controls but TAB
+// and LF, DEL and C1 controls become U+FFFD.
+func s45Name(n string) string {
+	var b strings.Builder
+	for i, r := range n {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(n[i:], "\uFFFD"):
+			b.WriteByte(n[i]) // a byte that is not UTF-8 stays
+		case r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f:
+			b.WriteRune('\uFFFD')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

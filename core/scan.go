@@ -178,6 +178,13 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		if !ok {
 			continue
 		}
+		warns, skip := boundSkillText(&skill, file, len(spec.namePrefix)) // S45
+		for _, w := range warns {
+			out.fileWarnings = append(out.fileWarnings, Warning{file, w})
+		}
+		if skip {
+			continue
+		}
 		skill.trust = trust
 		// S25 needs the realpath of every SKILL.md. One realpath per root
 		// serves every skill reached without a symlink (docs/PERF-NOTES.md).

@@ -213,3 +213,58 @@ func (r *readLogFS) ReadFile(p string) ([]byte, error) {
 	r.reads = append(r.reads, p)
 	return r.FS.ReadFile(p)
 }
+
+// TestDiscover_replyBudget: project skills whose frontmatter adds up to
+// more than 64 MiB of JSON. The reply stays under 64 MiB (S45): project
+// frontmatter becomes {} with one warning naming the count, and the
+// user's own skill keeps everything.
+func TestDiscover_replyBudget(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("writes 70 MB of skills")
+	}
+	fsys := memfs.New()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(fsys.Mkdir("/w/p/.git"))
+	must(fsys.WriteFile("/h/.claude/skills/mine/SKILL.md", []byte("---\ndescription: mine\nextra: kept\n---\n")))
+	big := []byte("---\ndescription: d\nnotes: " + strings.Repeat("n", 63<<10) + "\n---\n")
+	const n = 1100 // 1100 x 63 KiB of frontmatter: about 69 MiB
+	for i := 0; i < n; i++ {
+		must(fsys.WriteFile("/w/p/.claude/skills/s"+strconv.Itoa(i)+"/SKILL.md", big))
+	}
+	res, err := core.Discover(fsys, "/w/p", "/h", core.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := wire.AppendJSON(nil, res)
+	if len(reply) >= core.MaxReplyBytes {
+		t.Errorf("reply %d bytes, want under 64 MiB", len(reply))
+	}
+	if len(res.Skills) != n+1 {
+		t.Errorf("%d skills, want %d", len(res.Skills), n+1)
+	}
+	var warned bool
+	for _, w := range res.Warnings {
+		if strings.Contains(w.Message, "1100 project-level skills have their frontmatter left out") {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("no budget warning: %+v", res.Warnings)
+	}
+	for _, s := range res.Skills {
+		switch {
+		case s.Name == "mine":
+			if v, _ := s.Frontmatter.Get("extra"); v != "kept" {
+				t.Errorf("the user skill lost its frontmatter: %v", v)
+			}
+		case s.Frontmatter.Len() != 0:
+			t.Errorf("%s kept its frontmatter", s.Name)
+		}
+	}
+}

@@ -35,6 +35,7 @@ const (
 	DiagDescriptionMissing  = "description-missing"  // error: absent, null or blank
 	DiagDescriptionType     = "description-type"     // error: not a string
 	DiagDescriptionLength   = "description-length"   // error: over 1024 characters
+	DiagControlCharacter    = "control-character"    // error: a control character in name or description (S45)
 	DiagCompatibilityType   = "compatibility-type"   // error: not a string
 	DiagCompatibilityLength = "compatibility-length" // error: over 500 characters
 	DiagMetadataType        = "metadata-type"        // error: not a mapping of strings to strings
@@ -95,6 +96,9 @@ const (
 //     in S11).
 //   - description-missing, description-type, description-length (error):
 //     description is a string of 1 to 1024 characters, not blank.
+//   - control-character (error): name or description holds a C0 or C1
+//     control character other than TAB and LF, or DEL, which discovery
+//     shows as U+FFFD (S45).
 //   - compatibility-type, compatibility-length (error): at most 500.
 //   - metadata-type (error): metadata maps strings to strings.
 //   - field-type: license and allowed-tools must be strings (error);
@@ -216,6 +220,11 @@ func (v *validator) checkFields(fm *Map) {
 		v.add(DiagNameType, SeverityError, "name must be a string, not "+valueKind(nv), v.keyLine("name"))
 	} else {
 		v.checkName(name, dirName)
+	}
+	for _, k := range []string{"name", "description"} { // S45
+		if s, ok := fm.value(k).(string); ok && hasControl(s) {
+			v.add(DiagControlCharacter, SeverityError, k+" holds control characters (shown as U+FFFD); remove them", v.keyLine(k))
+		}
 	}
 	// description
 	if dv, ok := fm.Get("description"); !ok || dv == nil {

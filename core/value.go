@@ -137,6 +137,15 @@ func compactMap(m *Map) *Map {
 	if n > MaxFrontmatterBytes || !jsonExact(m, 0) {
 		return m
 	}
+	if n > 8<<10 {
+		if size := valueSize(m, 0); size > 16<<10 && size > 2*n {
+			// Escapes would make the JSON much larger than the text (a
+			// frontmatter of control characters: six bytes each, S45).
+			// The tree is the smaller form; the JSON is written only if
+			// the reply keeps it.
+			return m
+		}
+	}
 	w := jsonWriter{make([]byte, 0, n)}
 	w.value(m)
 	return &Map{raw: w.b}

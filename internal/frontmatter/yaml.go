@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/internal/fmrules"
 	"go.yaml.in/yaml/v3"
@@ -112,6 +113,16 @@ func invalidYAML(path, src string, line, at int, reason string) (*omap, []string
 			}
 		}
 	}
+	// yaml.v3 gives no line for a control character (issue 16 item 15):
+	// point at the first line that holds one.
+	if reason == "control characters are not allowed" {
+		for i, l := range lines {
+			if strings.IndexFunc(l, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f }) >= 0 {
+				at = i + 1
+				break
+			}
+		}
+	}
 	if open := flowOpener(reason); open != 0 {
 		for i := at; i >= 1; i-- {
 			if strings.IndexByte(lines[i-1], open) >= 0 {
@@ -120,7 +131,7 @@ func invalidYAML(path, src string, line, at int, reason string) (*omap, []string
 			}
 		}
 	}
-	msg := path + ":" + strconv.Itoa(line+at-1) + ": invalid YAML (" + reason + "); " + yamlFix(reason, lines[at-1])
+	msg := path + ":" + strconv.Itoa(line+at-1) + ": invalid YAML (" + reason + "); " + yamlFix(reason, quoteLine(lines[at-1]))
 	return recoverMap(src), []string{msg}, ""
 }
 
@@ -698,4 +709,18 @@ func (w *walker) scalar(n *yaml.Node) any {
 	}
 	w.fail(n, "cannot decode "+rtag+" `"+n.Value+"` as a "+tag)
 	return nil
+}
+
+// quoteLine is line cut to 200 characters, then "…": a warning quotes no
+// more of a file's line (SPEC S45).
+func quoteLine(line string) string {
+	i := 0
+	for k := 0; k < 200 && i < len(line); k++ {
+		_, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+	}
+	if i < len(line) {
+		return line[:i] + "…"
+	}
+	return line
 }

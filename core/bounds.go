@@ -1,0 +1,106 @@
+package core
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds on what one skill may put in a result (SPEC S45), so that no tree
+// can make discovery's reply or memory grow without end:
+//
+//   - a name longer than MaxNameBytes bytes as written (without a plugin
+//     prefix): the skill is skipped with a warning, and not listed in
+//     shadowed;
+//   - C0 and C1 control characters other than TAB and LF, and DEL, in the
+//     name or the description become U+FFFD, with a warning (the
+//     frontmatter keeps what was written);
+//   - a description longer than MaxDescriptionChars characters is cut to
+//     that many, with a warning.
+
+// MaxNameBytes bounds a skill's name (S45).
+const MaxNameBytes = 256
+
+// MaxDescriptionChars bounds a skill's description, in characters (S45).
+const MaxDescriptionChars = 4096
+
+// maxQuoteChars bounds the characters of a file's line a warning quotes.
+const maxQuoteChars = 200
+
+// quoteLine is line cut to maxQuoteChars characters, then "…" (S45).
+func quoteLine(line string) string {
+	if short := firstRunes(line, maxQuoteChars); len(short) < len(line) {
+		return short + "…"
+	}
+	return line
+}
+
+// isControl reports whether r is a control character S45 replaces: C0 but
+// TAB and LF, DEL, and C1.
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || 0x80 <= r && r <= 0x9f
+}
+
+// hasControl reports whether s holds a character isControl names.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+			return true
+		}
+		if c == 0xc2 && i+1 < len(s) && 0x80 <= s[i+1] && s[i+1] <= 0x9f {
+			return true
+		}
+	}
+	return false
+}
+
+// replaceControl returns s with every control character of S45 replaced by
+// U+FFFD; bytes that are not UTF-8 are kept as they are.
+func replaceControl(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if size > 1 || r != utf8.RuneError {
+			if isControl(r) {
+				r = utf8.RuneError
+			}
+			b.WriteRune(r)
+		} else {
+			b.WriteByte(s[i])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// boundSkillText applies S45 to a skill's name and description. It returns
+// the warnings (bare messages) and whether the skill is skipped. prefix is
+// the length of the plugin prefix of s.Name.
+func boundSkillText(s *Skill, file string, prefix int) (warnings []string, skip bool) {
+	if n := len(s.Name) - prefix; n > MaxNameBytes {
+		return []string{file + ": the name is " + strconv.Itoa(n) + " bytes long, over the limit of " +
+			strconv.Itoa(MaxNameBytes) + "; skill skipped (shorten the name)"}, true
+	}
+	if hasControl(s.Name) {
+		s.Name = replaceControl(s.Name)
+		warnings = append(warnings, file+": the name holds control characters, shown as U+FFFD (remove them)")
+	}
+	cut := ""
+	if len(s.Description) > MaxDescriptionChars {
+		if n := utf8.RuneCountInString(s.Description); n > MaxDescriptionChars {
+			s.Description = firstRunes(s.Description, MaxDescriptionChars)
+			cut = file + ": the description is " + strconv.Itoa(n) + " characters long; cut to " +
+				strconv.Itoa(MaxDescriptionChars) + " (shorten it)"
+		}
+	}
+	if hasControl(s.Description) { // after the cut: the replacement keeps the count of characters
+		s.Description = replaceControl(s.Description)
+		warnings = append(warnings, file+": the description holds control characters, shown as U+FFFD (remove them)")
+	}
+	if cut != "" {
+		warnings = append(warnings, cut)
+	}
+	return warnings, false
+}

@@ -1,0 +1,55 @@
+// Trees built to take discovery down (issue 16, SPEC S43-S45), through the
+// CLI and the library as a user meets them. Trees are generated here, at
+// test time, never committed.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../bin/skilldex.mjs', import.meta.url));
+const runner = globalThis.Deno ? [globalThis.Deno.execPath(), 'run', '-A', bin] : [process.execPath, bin];
+
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-hostile-')));
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+// 720 skill folders sharing one 64 KB SKILL.md (hard links: 3 MB on disk)
+// whose description is raw \x01 bytes, next to the user's own skill. Before
+// S45 `list` ran 30-48 s to 3.7-4.1 GB and failed (a string over V8's limit),
+// losing ~/.claude/skills/mine.
+test('720 folders of control-byte descriptions: list exits 0, the user skill is listed, the reply under 64 MiB (S45)', () => {
+  const proj = path.join(root, 'w/proj');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(path.join(proj, '.git'), { recursive: true });
+  fs.mkdirSync(path.join(home, '.claude/skills/mine'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.claude/skills/mine/SKILL.md'), '---\ndescription: my own skill\n---\n');
+  const skills = path.join(proj, '.claude/skills');
+  const body = Buffer.concat([Buffer.from('---\ndescription: '), Buffer.alloc(64 * 1024 - 40, 1), Buffer.from('\n---\n')]);
+  fs.mkdirSync(path.join(skills, 's0'), { recursive: true });
+  fs.writeFileSync(path.join(skills, 's0/SKILL.md'), body);
+  for (let i = 1; i < 720; i++) {
+    fs.mkdirSync(path.join(skills, 's' + i));
+    fs.linkSync(path.join(skills, 's0/SKILL.md'), path.join(skills, 's' + i, 'SKILL.md'));
+  }
+  const start = Date.now();
+  const r = spawnSync(runner[0], [...runner.slice(1), 'list', '--json', '--cwd', proj, '--home', home], {
+    encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, NO_COLOR: '1' },
+  });
+  const ms = Date.now() - start;
+  if (r.error) throw r.error;
+  assert.equal(r.status, 0, r.stderr.slice(0, 2000));
+  assert.ok(Buffer.byteLength(r.stdout) < 64 << 20, `reply ${Buffer.byteLength(r.stdout)} bytes`);
+  const res = JSON.parse(r.stdout);
+  assert.ok(res.skills.some((s) => s.name === 'mine' && s.source === 'claude:user'), 'the user skill is lost');
+  assert.equal(res.skills.length, 721);
+  for (const s of res.skills) {
+    assert.ok(!/[\x00-\x08\x0b-\x1f\x7f]/.test(s.description), `${s.name}: a control character in the description`);
+    assert.ok([...s.description].length <= 4096);
+  }
+  for (const w of res.warnings) assert.ok(w.message.length < 1000, `a warning of ${w.message.length} characters`);
+  console.log(`# 720-folder tree: list --json in ${ms} ms, ${Buffer.byteLength(r.stdout)} bytes`);
+});
