@@ -2,9 +2,10 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo demo-go fmt vet purity provenance test-go build wasm test-js test-deno test-bun tools bench bench-go bench-js
+.PHONY: test demo demo-go fmt vet purity provenance test-go build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js
 
-## test: everything CI runs (format, vet, purity, all test suites)
+## test: everything CI runs (format, vet, purity, all test suites): Go
+## native and wazero (test-go), Node, Deno and Bun (test-js)
 test: fmt vet purity provenance test-go test-js
 
 ## demo: the skilldex CLI on the bundled example workspace: list the skills,
@@ -73,37 +74,48 @@ wasm:
 	@cp LICENSE js/LICENSE
 	@for f in build/skilldex.wasm build/skilldex-frontmatter.wasm; do echo "$$f: $$(wc -c < $$f) bytes, sha256 $$(sha256sum $$f | cut -d' ' -f1)"; done
 
-# The JS package (js/): node --test, then the same files under Deno, then
-# the type tests. Deno (and Bun, for test-bun) come from the npm registry
-# into build/tools; see `make tools`.
+# The JS package (js/): node --test, then the same files under Deno and
+# Bun, then the type tests. Deno and Bun come from the npm registry into
+# build/tools; see `make tools`.
 DENO_VERSION = 2.9.6
 BUN_VERSION = 1.4.5
 TOOLS = build/tools/node_modules
 DENO ?= $(shell command -v deno 2>/dev/null || echo $(TOOLS)/@deno/linux-x64-glibc/deno)
 BUN ?= $(shell command -v bun 2>/dev/null || echo $(TOOLS)/@oven/bun-linux-x64/bin/bun)
 
-## tools: install Deno (and Bun) from the npm registry into build/tools
-tools: $(TOOLS)/@deno/linux-x64-glibc/deno
+## tools: install Deno and Bun from the npm registry into build/tools
+## (one npm install for both: a second would prune the first)
+tools: $(TOOLS)/@deno/linux-x64-glibc/deno $(TOOLS)/@oven/bun-linux-x64/bin/bun
 
-$(TOOLS)/@deno/linux-x64-glibc/deno:
-	npm install --no-save --no-package-lock --no-audit --no-fund --prefix build/tools @deno/linux-x64-glibc@$(DENO_VERSION)
-
-$(TOOLS)/@oven/bun-linux-x64/bin/bun:
+$(TOOLS)/@deno/linux-x64-glibc/deno $(TOOLS)/@oven/bun-linux-x64/bin/bun:
 	npm install --no-save --no-package-lock --no-audit --no-fund --prefix build/tools @deno/linux-x64-glibc@$(DENO_VERSION) @oven/bun-linux-x64@$(BUN_VERSION)
 
 js/node_modules/.package-lock.json: js/package.json js/package-lock.json
 	cd js && npm ci --no-audit --no-fund
 
-## test-js: the JS suite under Node and Deno, and the type tests
+## test-js: the JS suite under Node, Deno and Bun, and the type tests
 test-js: wasm js/node_modules/.package-lock.json
-	cd js && node --test test/*.test.js
+	$(MAKE) --no-print-directory test-node
 	$(MAKE) --no-print-directory test-deno
+	$(MAKE) --no-print-directory test-bun
 	cd js && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test/types
 
-test-deno: $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
-	cd js && $(abspath $(DENO)) test -A --no-check --no-lock test/
+test-node:
+	cd js && node --test test/*.test.js
 
-## test-bun: the JS suite under Bun (optional, not part of test)
+# The Deno suite runs with the permissions it needs, not -A (issue 14): read
+# and write files (Deno lets only unscoped grants create the corpus's
+# symlinks), run deno (the CLI tests, which run the CLI with --allow-read
+# scoped to the package and the workspace, nothing else) and npm
+# (pack.test.js), know the home directory (the default-context test) and
+# read the environment (spawning a child copies it). No network, FFI or
+# other sys access.
+DENO_TMP = $(abspath build/deno-tmp)
+DENO_PERMS = --allow-read --allow-write --allow-run=$(realpath $(DENO)),npm --allow-sys=homedir --allow-env
+test-deno: $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
+	@rm -rf $(DENO_TMP) && mkdir -p $(DENO_TMP)
+	cd js && TMPDIR=$(DENO_TMP) $(abspath $(DENO)) test --no-check --no-lock --no-prompt $(DENO_PERMS) test/
+
 test-bun: wasm $(if $(filter $(TOOLS)/%,$(BUN)),$(BUN))
 	cd js && $(abspath $(BUN)) test --timeout 300000 test/*.test.js
 

@@ -7,7 +7,9 @@
 import { Engine, SkilldexError, compileOnce, ABI_VERSION as VERSION } from './src/engine.js';
 import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
-import { loadWasm, nodeFS, processContext, frontmatterWasmURL } from './src/platform.js';
+// The runtime's own file, chosen by package.json "imports" conditions
+// (node, deno, bun, browser, default): each runtime loads only its code.
+import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultCwd, defaultHome } from '#platform';
 
 export { SkilldexError, MemoryFS };
 
@@ -42,14 +44,17 @@ let defaultFrontmatter = null;
  * cannot: a URL, a function), which lets the engine load it lazily, only
  * when its scanner declines a file (wasm/ABI.md#parse_frontmatter).
  * @param {import('./index.js').SkilldexOptions['frontmatterWasm']} wasm
- * @param {typeof import('node:fs') | undefined} nfs
  * @returns {{frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync: () => WebAssembly.Module | null}}
  */
-function frontmatterLoaders(wasm, nfs) {
+function frontmatterLoaders(wasm) {
   if (wasm === undefined) {
     return {
       frontmatter: () => compileOnce(() => loadWasm(frontmatterWasmURL), defaultFrontmatterKey),
-      frontmatterSync: () => (defaultFrontmatter ??= nfs ? new WebAssembly.Module(nfs.readFileSync(frontmatterWasmURL)) : null),
+      frontmatterSync: () => {
+        if (defaultFrontmatter) return defaultFrontmatter;
+        const bytes = loadWasmSync(frontmatterWasmURL);
+        return bytes ? (defaultFrontmatter = new WebAssembly.Module(bytes)) : null;
+      },
     };
   }
   if (wasm instanceof WebAssembly.Module) return { frontmatter: () => Promise.resolve(wasm), frontmatterSync: () => wasm };
@@ -79,30 +84,38 @@ function parse(reply) {
 export function createSkilldex(opts = {}) {
   /** @type {Engine | undefined} */
   let engineRef;
-  /** @type {Promise<{engine: Engine, ctx: {cwd?: string, home?: string, options?: object}}> | undefined} */
+  /** @type {Promise<{engine: Engine, processDefaults: boolean}> | undefined} */
   let setup;
   const init = () =>
     (setup ??= (async () => {
       let fs = opts.fs;
-      let ctx = {};
-      const nfs = await nodeFS();
       if (!fs) {
+        const nfs = defaultFS();
         if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'no default filesystem in this runtime: pass opts.fs');
-        fs = nodeFSImpl(nfs);
-        ctx = await processContext();
+        fs = nodeFSImpl(/** @type {any} */ (nfs));
       }
-      const engine = new Engine({ fs, module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm, nfs), stderr: opts.stderr });
+      const engine = new Engine({ fs, module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr });
       engineRef = engine;
-      return { engine, ctx: { ...ctx, ...pick(opts) } };
+      return { engine, processDefaults: !opts.fs };
     })());
 
   /**
-   * The load-context fields of a request: the call's, over the defaults.
+   * The load-context fields of a request: the call's, over the options',
+   * over the process's (with the default filesystem only). The process is
+   * asked only for what is still missing, so a Deno program that passes
+   * cwd and home needs no permission to know them (ask the runtime only
+   * for what a call uses).
    * @param {import('./index.js').LoadContext | undefined} c
    */
   const withCtx = async (c) => {
-    const { ctx } = await init();
-    return { cwd: c?.cwd ?? ctx.cwd, home: c?.home ?? ctx.home, options: c?.options ?? ctx.options };
+    const { processDefaults } = await init();
+    let cwd = c?.cwd ?? opts.cwd;
+    let home = c?.home ?? opts.home;
+    if (processDefaults) {
+      cwd ??= processValue('working directory', 'cwd', defaultCwd);
+      home ??= processValue('home directory', 'home', defaultHome);
+    }
+    return { cwd, home, options: c?.options ?? opts.options };
   };
 
   /** @param {import('./index.js').Request} request */
@@ -139,16 +152,17 @@ export function createSkilldex(opts = {}) {
 }
 
 /**
- * The load-context fields of the options.
- * @param {import('./index.js').SkilldexOptions} o
+ * A default the runtime must be asked for. A refusal (Deno without the
+ * permission) becomes an INVALID_ARGUMENT that names the two ways out.
+ * @param {string} what @param {string} field @param {() => string | undefined} get
  */
-function pick(o) {
-  /** @type {{cwd?: string, home?: string, options?: object}} */
-  const out = {};
-  if (o.cwd !== undefined) out.cwd = o.cwd;
-  if (o.home !== undefined) out.home = o.home;
-  if (o.options !== undefined) out.options = o.options;
-  return out;
+function processValue(what, field, get) {
+  try {
+    return get();
+  } catch (e) {
+    const hint = field === 'home' ? ' (Deno: --allow-sys=homedir)' : ' (Deno: --allow-read for it)';
+    throw new SkilldexError('INVALID_ARGUMENT', `no ${field} given and the runtime refused the ${what}: pass ${field}, or grant access${hint}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
 }
 
 /** @type {import('./index.js').Skilldex | undefined} */

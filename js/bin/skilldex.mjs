@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // skilldex: the command line of the skilldex package. Runs under `node` and
-// `deno run -A` (and Bun). Usage: skilldex --help.
+// Deno and Bun. Under Deno it needs only --allow-read (scoped to this
+// package and the folders it reads) when --cwd and --home are given, and
+// --allow-sys=homedir besides when --home is not. Usage: skilldex --help.
 //
 // Exit status: 0 success, 1 the operation failed (message on stderr, or the
 // error object on stdout with --json), 2 a usage error.
@@ -122,11 +124,23 @@ function readSettings(file) {
   }
 }
 
+/** A default the runtime must be asked for; a refusal (Deno's permissions) says how to do without it. */
+function processDir(flag, what, grant, get) {
+  try {
+    return get();
+  } catch (e) {
+    throw new Exit(1, 'INVALID_ARGUMENT', `no ${flag} given and the runtime refused ${what}: pass ${flag}, or grant it (Deno: ${grant}): ${e.message}`);
+  }
+}
+
 /** The request for a command. Paths given as arguments are relative to the shell's directory. */
 function request(command, args, values) {
+  // validate needs no load context: asking for it would make Deno require
+  // --allow-sys=homedir for nothing (least privilege, issue 14).
+  if (command === 'validate') return { op: 'validate', dir: path.resolve(args[0]) };
   const ctx = {
-    cwd: path.resolve(values.cwd ?? process.cwd()),
-    home: path.resolve(values.home ?? os.homedir()),
+    cwd: path.resolve(values.cwd ?? processDir('--cwd', 'the working directory', 'read access to it', () => process.cwd())),
+    home: path.resolve(values.home ?? processDir('--home', 'the home directory', '--allow-sys=homedir', () => os.homedir())),
     options: values.settings !== undefined ? readSettings(values.settings) : undefined,
   };
   switch (command) {
@@ -150,8 +164,6 @@ function request(command, args, values) {
       return { op: 'commands', ...ctx };
     case 'context':
       return { op: 'contextFiles', ...ctx };
-    case 'validate':
-      return { op: 'validate', dir: path.resolve(args[0]) };
     case 'explain':
       return { op: 'explain', ...ctx, name: args[0] };
   }

@@ -50,6 +50,19 @@ class HostAbort extends Error {
 }
 
 /**
+ * The guest passed a range outside its memory (ABI.md#imports): the import
+ * writes nothing and throws, which traps the call; the instance is then
+ * replaced as after any trap.
+ */
+class GuestFault extends Error {
+  /** @param {string} name @param {string} what @param {number} p @param {number} n @param {number} size */
+  constructor(name, what, p, n, size) {
+    super(`the module broke the ABI: ${name}: ${what} [${p}, +${n}) is outside its ${size}-byte memory`);
+    this.name = 'GuestFault';
+  }
+}
+
+/**
  * The errno for an exception thrown by a filesystem method. An error with a
  * string `code` (what node:fs, Deno and MemoryFS throw) maps through the
  * table, unknown codes to EIO. Anything else is a bug in the filesystem
@@ -61,6 +74,14 @@ function fsErrno(e) {
   const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
   // Node's argument errors (ERR_INVALID_ARG_TYPE, ...) are bugs, not fs errors.
   if (typeof code === 'string' && !code.startsWith('ERR_')) return ERRNO[code] ?? EIO;
+  if (e instanceof GuestFault) throw e;
+  // Deno refuses a path outside --allow-read with an error that has no
+  // code (NotCapable; PermissionDenied before Deno 2). To the engine such a
+  // path does not exist, as a path outside a rooted filesystem's tree does
+  // (ABI.md#realpath): the read grant is the discovery scope, and the
+  // ancestors of cwd that discovery probes need no grant and give no
+  // warning.
+  if (e instanceof Error && (e.name === 'NotCapable' || e.name === 'PermissionDenied')) return ENOENT;
   throw e instanceof HostAbort ? e : new HostAbort(e);
 }
 
@@ -96,8 +117,22 @@ function hostImports(fs, memory, parseFrontmatter) {
     }
   };
   const bytePaths = fs.bytePaths === true;
+  // Every i32 argument arrives as a signed JS number: a pointer at 2 GiB
+  // or above is negative until it is read as unsigned (ABI.md#exports,
+  // "All integers are unsigned"). Each import does that first (>>> 0).
   /** @type {(p: number, n: number) => any} */
   const pathArg = bytePaths ? (p, n) => u8.subarray(p, p + n) : (p, n) => decoder.decode(u8.subarray(p, p + n));
+  /**
+   * Refresh the views and check that the guest's ranges lie in its memory.
+   * @param {string} name @param {number} p @param {number} n @param {number} buf @param {number} cap @param {number} out
+   */
+  const enter = (name, p, n, buf, cap, out) => {
+    refresh();
+    const size = u8.length;
+    if (p + n > size) throw new GuestFault(name, 'path', p, n, size);
+    if (buf + cap > size) throw new GuestFault(name, 'buffer', buf, cap, size);
+    if (out + 4 > size) throw new GuestFault(name, 'out pointer', out, 4, size);
+  };
 
   /**
    * @param {string} type
@@ -105,10 +140,13 @@ function hostImports(fs, memory, parseFrontmatter) {
    */
   const typeOf = (type) => TYPE[type] ?? 0;
 
-  /** @param {(p: any) => string | null | undefined} op */
-  const statImport = (op) => (/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ out) => {
+  /** @param {string} name @param {(p: any) => string | null | undefined} op */
+  const statImport = (name, op) => (/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ out) => {
+    p >>>= 0;
+    n >>>= 0;
+    out >>>= 0;
     try {
-      refresh();
+      enter(name, p, n, 0, 0, out);
       const t = op(pathArg(p, n));
       if (t == null) return ENOENT;
       refresh();
@@ -132,12 +170,13 @@ function hostImports(fs, memory, parseFrontmatter) {
   };
 
   return {
-    stat: statImport((p) => fs.stat(p)),
-    lstat: statImport((p) => fs.lstat(p)),
+    stat: statImport('stat', (p) => fs.stat(p)),
+    lstat: statImport('lstat', (p) => fs.lstat(p)),
 
     read_dir(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
+      (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
       try {
-        refresh();
+        enter('read_dir', p, n, ptr, cap, outLen);
         const entries = fs.readDir(pathArg(p, n));
         const names = new Array(entries.length);
         let total = 0;
@@ -164,8 +203,9 @@ function hostImports(fs, memory, parseFrontmatter) {
     },
 
     read_file(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
+      (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
       try {
-        refresh();
+        enter('read_file', p, n, ptr, cap, outLen);
         const path = pathArg(p, n);
         let size;
         if (typeof fs.readFileInto === 'function') {
@@ -190,8 +230,9 @@ function hostImports(fs, memory, parseFrontmatter) {
     },
 
     realpath(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
+      (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
       try {
-        refresh();
+        enter('realpath', p, n, ptr, cap, outLen);
         return put(bytesOf(fs.realpath(pathArg(p, n))), ptr, cap, outLen);
       } catch (e) {
         return fsErrno(e);
@@ -199,7 +240,10 @@ function hostImports(fs, memory, parseFrontmatter) {
     },
 
     parse_frontmatter(/** @type {number} */ pp, /** @type {number} */ pn, /** @type {number} */ tp, /** @type {number} */ tn, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
-      refresh();
+      (pp >>>= 0), (pn >>>= 0), (tp >>>= 0), (tn >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
+      // A range outside memory traps (thrown here, outside the try below).
+      enter('parse_frontmatter', pp, pn, ptr, cap, outLen);
+      if (tp + tn > u8.length) throw new GuestFault('parse_frontmatter', 'text', tp, tn, u8.length);
       const path = u8.slice(pp, pp + pn);
       const text = u8.slice(tp, tp + tn);
       let result;
@@ -441,7 +485,7 @@ export class Engine {
         this.fm = f.start(new WebAssembly.Instance(module, f.imports));
       }
       const { exports: ex, memory } = this.fm;
-      const ptr = ex.skilldex_alloc(path.length + text.length);
+      const ptr = ex.skilldex_alloc(path.length + text.length) >>> 0; // unsigned (ABI.md)
       if (ptr === 0) throw new Error('the frontmatter module refused the request size');
       const u8 = new Uint8Array(memory.buffer);
       u8.set(path, ptr);
@@ -504,7 +548,9 @@ export class Engine {
     this.stderrTail = '';
     let reply;
     try {
-      const ptr = ex.skilldex_alloc(req.length);
+      // Unsigned: an i32 result above 2 GiB arrives negative, an i64 with
+      // its top bit set as a negative BigInt (ABI.md#skilldex_call).
+      const ptr = ex.skilldex_alloc(req.length) >>> 0;
       if (ptr === 0) {
         throw new SkilldexError('BAD_REQUEST', `bad request: ${req.length} bytes is over the module's request limit`);
       }

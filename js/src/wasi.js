@@ -56,7 +56,10 @@ export function createWasi(memory, write) {
 
   /** @type {Record<string, WasiFunction>} */
   const wasi = {
+    // Pointers arrive as signed i32s: read them as unsigned (>>> 0), or an
+    // address at 2 GiB or above is negative (wasm/ABI.md#exports).
     args_sizes_get(argc, bufSize) {
+      (argc >>>= 0), (bufSize >>>= 0);
       dv().setUint32(argc, 0, true);
       dv().setUint32(bufSize, 0, true);
       return ESUCCESS;
@@ -65,6 +68,7 @@ export function createWasi(memory, write) {
       return ESUCCESS;
     },
     environ_sizes_get(count, bufSize) {
+      (count >>>= 0), (bufSize >>>= 0);
       dv().setUint32(count, 0, true);
       dv().setUint32(bufSize, 0, true);
       return ESUCCESS;
@@ -73,10 +77,12 @@ export function createWasi(memory, write) {
       return ESUCCESS;
     },
     clock_time_get(id, _precision, out) {
+      out >>>= 0;
       dv().setBigUint64(out, id === 0 ? now() : mono(), true);
       return ESUCCESS;
     },
     random_get(ptr, len) {
+      (ptr >>>= 0), (len >>>= 0);
       const buf = u8();
       for (let i = 0; i < len; i += 65536) {
         crypto.getRandomValues(buf.subarray(ptr + i, ptr + Math.min(len, i + 65536)));
@@ -91,6 +97,7 @@ export function createWasi(memory, write) {
     },
     fd_write(fd, iovs, iovsLen, nwritten) {
       if (fd !== 1 && fd !== 2) return EBADF;
+      (iovs >>>= 0), (iovsLen >>>= 0), (nwritten >>>= 0);
       const view = dv();
       const mem = u8();
       let total = 0;
@@ -107,20 +114,21 @@ export function createWasi(memory, write) {
     },
     fd_read(fd, _iovs, _iovsLen, nread) {
       if (fd !== 0) return EBADF;
-      dv().setUint32(nread, 0, true);
+      dv().setUint32(nread >>> 0, 0, true);
       return ESUCCESS;
     },
     fd_close(fd) {
-      return fd <= 2 ? ESUCCESS : EBADF;
+      return fd >>> 0 <= 2 ? ESUCCESS : EBADF;
     },
     fd_fdstat_get(fd, out) {
-      if (fd > 2) return EBADF;
+      if (fd >>> 0 > 2) return EBADF;
+      out >>>= 0;
       u8().fill(0, out, out + 24);
       dv().setUint8(out, 2); // character device
       return ESUCCESS;
     },
     fd_fdstat_set_flags(fd) {
-      return fd <= 2 ? ESUCCESS : EBADF;
+      return fd >>> 0 <= 2 ? ESUCCESS : EBADF;
     },
     fd_prestat_get() {
       return EBADF; // no preopens
@@ -132,6 +140,7 @@ export function createWasi(memory, write) {
       // The Go scheduler sleeps here when every goroutine waits on a timer.
       // Only clock subscriptions are honoured: sleep until the earliest,
       // then report every clock that is due.
+      (inPtr >>>= 0), (outPtr >>>= 0), (nsubs >>>= 0), (nevents >>>= 0);
       if (nsubs === 0) return EINVAL;
       const view = dv();
       const t0 = mono();

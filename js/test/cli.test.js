@@ -15,9 +15,16 @@ import { createSkilldex } from '../index.js';
 import { diskWorkspace } from './workspace.js';
 
 const bin = fileURLToPath(new URL('../bin/skilldex.mjs', import.meta.url));
-const runner = globalThis.Deno ? [globalThis.Deno.execPath(), 'run', '-A', bin] : [process.execPath, bin];
+const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-cli-')));
+/**
+ * Under Deno the CLI runs with least privilege (issue 14): read access to
+ * the package and the workspace, nothing else; every test here gives
+ * --home, or needs no home (validate).
+ */
+const denoRun = (/** @type {string[]} */ perms) => [globalThis.Deno.execPath(), 'run', '--no-prompt', ...perms, bin];
+const runner = globalThis.Deno ? denoRun([`--allow-read=${pkgDir},${root}`]) : [process.execPath, bin];
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 diskWorkspace(root);
 const cwd = root + '/work/proj';
@@ -26,7 +33,9 @@ const ctx = ['--cwd', cwd, '--home', home];
 
 /** Run the CLI: {status, stdout, stderr}. */
 function cli(args, opts = {}) {
-  const r = spawnSync(runner[0], [...runner.slice(1), ...args], { encoding: 'utf8', cwd: opts.cwd ?? root, env: { ...process.env, NO_COLOR: '1' } });
+  const cmd = opts.runner ?? runner;
+  // Only PATH: under Deno, handing the child the whole environment needs env access for all of it.
+  const r = spawnSync(cmd[0], [...cmd.slice(1), ...args], { encoding: 'utf8', cwd: opts.cwd ?? root, env: { PATH: process.env.PATH ?? '' } });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -195,4 +204,19 @@ test('--help and --version', () => {
   assert.match(ok(cli(['-h'])).stdout, /list .*\n/);
   const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   assert.equal(ok(cli(['--version'])).stdout, pkg.version + '\n');
+});
+
+test('Deno: without --home the CLI asks for the home directory only, and says which permission it lacks', { skip: !globalThis.Deno && 'Deno only' }, () => {
+  const read = `--allow-read=${pkgDir},${root}`;
+  const denied = cli(['list', '--cwd', cwd], { runner: denoRun([read]) });
+  assert.equal(denied.status, 1);
+  assert.match(denied.stderr, /homedir/);
+  // With the home given, read access to the package and the two folders is enough.
+  ok(cli(['list', '--cwd', cwd, '--home', home], { runner: denoRun([`--allow-read=${pkgDir},${cwd},${home}`]) }));
+  // The package's folder is needed for the module; a read of anything else is refused.
+  const noPkg = cli(['list', '--cwd', cwd, '--home', home], { runner: denoRun([`--allow-read=${cwd},${home}`]) });
+  assert.equal(noPkg.status, 1);
+  assert.match(noPkg.stderr, /skilldex\.wasm|read access/);
+  const withSys = ok(cli(['list', '--cwd', cwd, '--json'], { runner: denoRun([read, '--allow-sys=homedir']) }));
+  assert.ok(JSON.parse(withSys.stdout).skills, withSys.stdout);
 });

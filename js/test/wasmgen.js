@@ -28,14 +28,37 @@ const sleb = (n) => {
     out.push(b | 0x80);
   }
 };
+/** Signed LEB128 of a BigInt (an i64 constant, any bit pattern). */
+const sleb64 = (n) => {
+  n = BigInt.asIntN(64, n);
+  const out = [];
+  for (;;) {
+    const b = Number(n & 0x7fn);
+    n >>= 7n;
+    if ((n === 0n && (b & 0x40) === 0) || (n === -1n && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+};
 const str = (s) => [...uleb(s.length), ...new TextEncoder().encode(s)];
 const vec = (items) => [...uleb(items.length), ...items.flat()];
 const section = (id, bytes) => [id, ...uleb(bytes.length), ...bytes];
 
 /** Instructions. */
 export const op = {
-  i32: (n) => [0x41, ...sleb(n)],
-  i64: (n) => [0x42, ...sleb(n)],
+  /** i32.const: any u32 or i32 bit pattern. */
+  i32: (n) => [0x41, ...sleb(n | 0)],
+  /** i64.const: a number, or a BigInt for any bit pattern. */
+  i64: (n) => [0x42, ...(typeof n === 'bigint' ? sleb64(n) : sleb(n))],
+  localGet: (i) => [0x20, ...uleb(i)],
+  i32Load: [0x28, 0x02, 0x00],
+  i32Store8: [0x3a, 0x00, 0x00],
+  i32Add: [0x6a],
+  i64ExtendI32U: [0xad],
+  i64Or: [0x84],
+  drop: [0x1a],
   call: (i) => [0x10, ...uleb(i)],
   unreachable: [0x00],
 };
@@ -43,9 +66,10 @@ export const op = {
 /**
  * Build a module. imports: [{module, name, params, results}]; funcs:
  * [{name (exported), params, results, body: number[]}]. Function indices:
- * imports first, then funcs. A memory of one page is exported as "memory".
+ * imports first, then funcs. A memory of `pages` 64 KiB pages (default 1)
+ * is exported as "memory"; data: [{offset (u32), bytes}] initialise it.
  */
-export function assemble({ imports = [], funcs = [] }) {
+export function assemble({ imports = [], funcs = [], pages = 1, data = [] }) {
   const types = [];
   const typeIndex = (params, results) => {
     const key = JSON.stringify([params, results]);
@@ -71,9 +95,10 @@ export function assemble({ imports = [], funcs = [] }) {
     ...section(1, vec(types.map((t) => t.bytes))),
     ...section(2, vec(imp)),
     ...section(3, vec(fns)),
-    ...section(5, vec([[0x00, 0x01]])),
+    ...section(5, vec([[0x00, ...uleb(pages)]])),
     ...section(7, vec(exps)),
     ...section(10, vec(code)),
+    ...(data.length ? section(11, vec(data.map((d) => [0x00, ...op.i32(d.offset), 0x0b, ...vec([...d.bytes].map((b) => [b]))]))) : []),
   ]);
 }
 

@@ -1,0 +1,30 @@
+// @ts-check
+// The platform of browsers and every other runtime without node:fs
+// (package.json "imports" #platform, conditions "browser" and "default"):
+// the module is fetched next to the package; there is no default
+// filesystem, cwd or home, so a caller passes opts.fs (a MemoryFS, or any
+// object with the five operations) and the directories.
+
+export const wasmURL = new URL('../../skilldex.wasm', import.meta.url);
+/** The frontmatter module (wasm/ABI.md#the-frontmatter-module), loaded only when the engine asks for it. */
+export const frontmatterWasmURL = new URL('../../skilldex-frontmatter.wasm', import.meta.url);
+
+/** A Response for a shipped module (compiled while it streams in). */
+export const loadWasm = (url = wasmURL) => fetch(url);
+
+/**
+ * No synchronous load here: the engine loads the frontmatter module
+ * before its calls instead (wasm/ABI.md#parse_frontmatter).
+ * @param {URL} _url
+ * @returns {null}
+ */
+export const loadWasmSync = (_url) => null;
+
+/** @returns {undefined} no default filesystem here */
+export const defaultFS = () => undefined;
+
+/** @returns {undefined} */
+export const defaultCwd = () => undefined;
+
+/** @returns {undefined} */
+export const defaultHome = () => undefined;
