@@ -2,11 +2,12 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo demo-go fmt vet purity provenance test-go build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js
+.PHONY: test demo demo-go fmt vet purity provenance test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js
 
 ## test: everything CI runs (format, vet, purity, all test suites): Go
-## native and wazero (test-go), Node, Deno and Bun (test-js)
-test: fmt vet purity provenance test-go test-js
+## native and wazero (test-go), Node, Deno and Bun (test-js), Wasmtime
+## (test-wasmtime), headless Chromium (test-browser)
+test: fmt vet purity provenance test-go test-js test-wasmtime test-browser
 
 ## demo: the skilldex CLI on the bundled example workspace: list the skills,
 ## explain a collision, read a skill:// resource, render the prompt
@@ -55,6 +56,13 @@ provenance:
 test-go:
 	$(GO) test ./...
 
+# Wasmtime (wasmtime-go, cgo) in its own Go module, runtime-test/wasmtime,
+# so the main module stays free of cgo: the corpus and the boundary tests
+# against the native engine. The compiled modules are cached in
+# build/wasmtime-cache.
+test-wasmtime:
+	cd runtime-test/wasmtime && $(GO) vet . && $(GO) test .
+
 # The wasm modules (wasm/ABI.md#the-module): GOOS=wasip1 reactors, built
 # reproducibly, copied where the JS package loads them. The engine module is
 # built with the skilldex_splityaml tag, which keeps yaml.v3 and
@@ -102,6 +110,12 @@ test-js: wasm js/node_modules/.package-lock.json
 
 test-node:
 	cd js && node --test test/*.test.js
+
+## test-browser: the corpus and examples/browser in headless Chromium (Debian's
+## chromium, driven by puppeteer-core); the example's screenshot goes to
+## build/browser-example.png
+test-browser: wasm js/node_modules/.package-lock.json
+	cd js && node --test browser-test/*.test.js
 
 # The Deno suite runs with the permissions it needs, not -A (issue 14): read
 # and write files (Deno lets only unscoped grants create the corpus's

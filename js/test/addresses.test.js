@@ -105,7 +105,7 @@ const outOfBounds = [
 ];
 
 for (const [name, args, what] of outOfBounds) {
-  test(`${name}: a ${what} outside the guest's memory traps the call and touches nothing (${args.join(', ')})`, async () => {
+  test(`${name}: the ${what} outside the guest's memory traps the call and touches nothing (${args.join(', ')})`, async () => {
     const m = new MemoryFS();
     m.writeFile('/d/f', 'x');
     let touched = 0;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import { fileURLToPath } from 'node:url';
-import { MemoryFS } from '../index.js';
+import { ORDER } from './corpus-tree.js';
 
 export const corpusDir = fileURLToPath(new URL('../../testdata/conformance/', import.meta.url));
 
@@ -106,7 +106,6 @@ export function loadCorpus(dir = corpusDir) {
   return names.map((n) => loadCase(path.join(dir, n)));
 }
 
-const ORDER = ['dir', 'file', 'symlink'];
 
 /** The UTF-8 string of a name (corpus names are UTF-8; the README allows any Unicode). */
 function utf8(b) {
@@ -135,93 +134,5 @@ export function writeTree(c, root) {
   }
 }
 
-/** The case's tree in a MemoryFS mounted at "/". */
-export function memTree(c) {
-  const m = new MemoryFS();
-  for (const kind of ORDER) {
-    for (const e of c.entries) {
-      if (e.type !== kind) continue;
-      const p = e.path.toString('utf8');
-      if (kind === 'dir') m.mkdir(p);
-      else if (kind === 'file') m.writeFile(p, new Uint8Array(e.data));
-      else m.symlink(e.target.toString('utf8'), p);
-    }
-  }
-  return m;
-}
-
-/**
- * fs with the case's faults: op on exactly that path fails with that code; a
- * readFile fault also fails readFileInto. Keeps bytePaths and the presence
- * of readFileInto.
- */
-export function withFaults(inner, faults) {
-  if (!faults.length) return inner;
-  const key = new Map(faults.map((f) => [`${f.op} ${f.path}`, f.code]));
-  const str = (p) => (typeof p === 'string' ? p : Buffer.from(p).toString('utf8'));
-  const check = (op, p) => {
-    const code = key.get(`${op} ${str(p)}`);
-    if (code) throw Object.assign(new Error(`${code}: injected ${op} ${str(p)}`), { code });
-  };
-  const out = {
-    bytePaths: inner.bytePaths,
-    readDir: (p) => (check('readDir', p), inner.readDir(p)),
-    stat: (p) => (check('stat', p), inner.stat(p)),
-    lstat: (p) => (check('lstat', p), inner.lstat(p)),
-    readFile: (p) => (check('readFile', p), inner.readFile(p)),
-    realpath: (p) => (check('realpath', p), inner.realpath(p)),
-  };
-  if (typeof inner.readFileInto === 'function') out.readFileInto = (p, b) => (check('readFile', p), inner.readFileInto(p, b));
-  return out;
-}
-
-/** A FileSystem that forwards to .current (so one engine serves every case). */
-export function switchFS(bytePaths) {
-  const s = {
-    current: null,
-    bytePaths,
-    readDir: (p) => s.current.readDir(p),
-    stat: (p) => s.current.stat(p),
-    lstat: (p) => s.current.lstat(p),
-    readFile: (p) => s.current.readFile(p),
-    readFileInto: (p, b) => s.current.readFileInto(p, b),
-    realpath: (p) => s.current.realpath(p),
-  };
-  return s;
-}
-
-/**
- * Pretty-print compact JSON the way JSON.stringify(x, null, 2) and Go's
- * json.Indent do, without re-parsing (so every byte of the engine's output
- * is checked), plus a final newline.
- * @param {string} s
- */
-export function indent(s) {
-  let out = '';
-  let depth = 0;
-  const nl = () => '\n' + '  '.repeat(depth);
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    if (ch === '"') {
-      let j = i + 1;
-      while (s[j] !== '"') j += s[j] === '\\' ? 2 : 1;
-      out += s.slice(i, j + 1);
-      i = j;
-    } else if (ch === '{' || ch === '[') {
-      const close = ch === '{' ? '}' : ']';
-      if (s[i + 1] === close) {
-        out += ch + close;
-        i++;
-      } else {
-        depth++;
-        out += ch + nl();
-      }
-    } else if (ch === '}' || ch === ']') {
-      depth--;
-      out += nl() + ch;
-    } else if (ch === ',') out += ',' + nl();
-    else if (ch === ':') out += ': ';
-    else out += ch;
-  }
-  return out + '\n';
-}
+// The parts a browser can run too (no node: imports) live in corpus-tree.js.
+export { memTree, withFaults, switchFS, indent } from './corpus-tree.js';

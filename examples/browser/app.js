@@ -1,0 +1,228 @@
+// The skill author's page: drop a skill folder (or a folder of skills) and
+// see what skilldex makes of it. The files are copied into a MemoryFS under
+// a made-up workspace; the engine (the same skilldex.wasm as everywhere,
+// fetched and compiled by the browser) then discovers them as a custom
+// skills directory, validates each skill folder and renders the prompt.
+
+import { createSkilldex, MemoryFS } from '../../js/index.js';
+
+/** Where the dropped skills go in the in-memory tree. */
+const HOME = '/home/author';
+const CWD = '/workspace';
+const ROOT = '/workspace/skills';
+const ctx = (/** @type {MemoryFS} */ fs) => ({ cwd: CWD, home: HOME, options: { customDirectories: [ROOT] } });
+
+/** @type {import('../../js/index.js').Skilldex | null} */
+let engine = null;
+/** @type {{fs: MemoryFS | null}} */
+const current = { fs: null };
+
+/** The filesystem the engine reads: whatever was dropped last. */
+const swap = {
+  readDir: (/** @type {string} */ p) => /** @type {MemoryFS} */ (current.fs).readDir(p),
+  stat: (/** @type {string} */ p) => /** @type {MemoryFS} */ (current.fs).stat(p),
+  lstat: (/** @type {string} */ p) => /** @type {MemoryFS} */ (current.fs).lstat(p),
+  readFile: (/** @type {string} */ p) => /** @type {MemoryFS} */ (current.fs).readFile(p),
+  readFileInto: (/** @type {string} */ p, /** @type {Uint8Array} */ b) => /** @type {MemoryFS} */ (current.fs).readFileInto(p, b),
+  realpath: (/** @type {string} */ p) => /** @type {MemoryFS} */ (current.fs).realpath(p),
+};
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+function status(text, isError = false) {
+  $('status').textContent = text;
+  $('status').classList.toggle('error', isError);
+}
+
+/** A table row of text cells (never HTML: the files are the author's, not ours). */
+function row(cells, cls = '') {
+  const tr = document.createElement('tr');
+  if (cls) tr.className = cls;
+  for (const [text, tdClass] of cells) {
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (tdClass) td.className = tdClass;
+    tr.append(td);
+  }
+  return tr;
+}
+
+/** "problem; fix" (the engine's message convention) as [problem, fix]. */
+function splitFix(/** @type {string} */ msg) {
+  const i = msg.indexOf('; ');
+  return i < 0 ? [msg, ''] : [msg.slice(0, i), msg.slice(i + 2)];
+}
+
+/** A path as the author knows it: relative to the dropped folder's parent. */
+let shown = (/** @type {string} */ p) => p;
+
+/**
+ * A warning: "[Provider] /path/SKILL.md:3: problem; fix", or
+ * "Failed to read skill file: /path (EACCES)".
+ * @param {{skillPath?: string, message: string}} w
+ */
+function warningCells(w) {
+  let msg = w.message.replace(/^\[[^\]]*\] /, '');
+  let file = w.skillPath ?? '';
+  let line = '';
+  const m = /^(\/[^\n]*?\.md)(?::(\d+))?: (.*)$/s.exec(msg);
+  if (m) {
+    file = m[1];
+    line = m[2] ?? '';
+    msg = m[3];
+  }
+  const [problem, fix] = splitFix(msg);
+  return [[shown(file), 'path'], [line, 'line'], [problem], [fix, 'fix']];
+}
+
+/**
+ * Copy the dropped files into a fresh MemoryFS and show the engine's view.
+ * files: paths relative to the drop, the folder first ("pdf/SKILL.md",
+ * "skills/pdf/SKILL.md").
+ * @param {{path: string, data: Uint8Array}[]} files
+ */
+export async function load(files) {
+  if (!engine) throw new Error('the engine is not ready');
+  files = files.filter((f) => f.path && !f.path.split('/').some((c) => c === '' || c === '.' || c === '..'));
+  if (!files.length) {
+    status('Nothing to read: drop a folder that holds a SKILL.md, or folders that do.', true);
+    return null;
+  }
+  const top = files[0].path.split('/')[0];
+  const sameTop = files.every((f) => f.path.startsWith(top + '/'));
+  // A folder holding SKILL.md is one skill; any other folder is a skills root.
+  const single = !sameTop || files.some((f) => f.path === `${top}/SKILL.md`);
+  const fs = new MemoryFS();
+  fs.mkdir(ROOT);
+  for (const f of files) {
+    const rel = single ? (sameTop ? f.path : `${top}/${f.path}`) : f.path.slice(top.length + 1);
+    fs.writeFile(`${ROOT}/${rel}`, f.data);
+  }
+  shown = (p) => (p.startsWith(ROOT + '/') ? (single ? '' : top + '/') + p.slice(ROOT.length + 1) : p);
+  current.fs = fs;
+
+  const found = await engine.discover(ctx(fs));
+  const dirs = fs
+    .readDir(ROOT)
+    .filter((e) => e.type === 'dir' && fs.stat(`${ROOT}/${e.name}/SKILL.md`) !== null)
+    .map((e) => `${ROOT}/${e.name}`)
+    .sort();
+  const reports = [];
+  for (const dir of dirs) reports.push(await engine.validate(dir));
+  const prompt = await engine.renderPrompt(ctx(fs));
+  show(found, reports, prompt.text);
+  const problems = reports.reduce((n, r) => n + r.diagnostics.length, 0);
+  status(`Read ${files.length} file${files.length === 1 ? '' : 's'}: ${found.skills.length} skill${found.skills.length === 1 ? '' : 's'} loaded, ${found.warnings.length} warning${found.warnings.length === 1 ? '' : 's'}, ${problems} validation finding${problems === 1 ? '' : 's'}.`);
+  return { discover: found, validate: reports, prompt: prompt.text };
+}
+
+function show(found, reports, promptText) {
+  const skills = /** @type {HTMLElement} */ ($('skills').querySelector('tbody'));
+  skills.replaceChildren(...found.skills.map((s) => row([[s.name], [s.description], [shown(s.filePath), 'path']])));
+  if (!found.skills.length) skills.replaceChildren(row([['no skill loaded', 'empty'], [''], ['']]));
+  $('skill-count').textContent = `(${found.skills.length})`;
+
+  const warnings = /** @type {HTMLElement} */ ($('warnings').querySelector('tbody'));
+  warnings.replaceChildren(...found.warnings.map((w) => row(warningCells(w), 'warning')));
+  if (!found.warnings.length) warnings.replaceChildren(row([['none', 'empty'], [''], [''], ['']]));
+  $('warning-count').textContent = `(${found.warnings.length})`;
+
+  const box = $('validate');
+  box.replaceChildren();
+  let findings = 0;
+  for (const r of reports) {
+    const h = document.createElement('h3');
+    h.textContent = shown(r.dir) || '(the dropped folder)';
+    box.append(h);
+    if (!r.diagnostics.length) {
+      const p = document.createElement('p');
+      p.className = 'ok';
+      p.textContent = 'ok: no findings';
+      box.append(p);
+      continue;
+    }
+    findings += r.diagnostics.length;
+    const table = document.createElement('table');
+    const head = document.createElement('thead');
+    const hr = document.createElement('tr');
+    for (const name of ['severity', 'line', 'code', 'problem', 'fix']) {
+      const th = document.createElement('th');
+      th.textContent = name;
+      hr.append(th);
+    }
+    head.append(hr);
+    const body = document.createElement('tbody');
+    for (const d of r.diagnostics) {
+      const [problem, fix] = splitFix(d.message);
+      body.append(row([[d.severity], [d.line === undefined ? '' : String(d.line), 'line'], [d.code, 'path'], [problem], [fix, 'fix']], d.severity));
+    }
+    table.append(head, body);
+    box.append(table);
+  }
+  $('validate-count').textContent = `(${findings} finding${findings === 1 ? '' : 's'} in ${reports.length} folder${reports.length === 1 ? '' : 's'})`;
+  $('prompt').textContent = promptText || '(empty: no skill to list)';
+  $('results').hidden = false;
+}
+
+/** Every file under a dropped directory entry, with its path from the entry. */
+async function walk(/** @type {any} */ entry, /** @type {string} */ prefix, /** @type {{path: string, data: Uint8Array}[]} */ out) {
+  const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+  if (entry.isFile) {
+    const file = await new Promise((res, rej) => entry.file(res, rej));
+    out.push({ path, data: new Uint8Array(await file.arrayBuffer()) });
+  } else if (entry.isDirectory) {
+    const reader = entry.createReader();
+    for (;;) {
+      const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+      if (!batch.length) break;
+      for (const e of batch) await walk(e, path, out);
+    }
+  }
+}
+
+/** Files from an <input webkitdirectory> (or a drop without entries). */
+async function fromFileList(/** @type {FileList} */ list) {
+  const out = [];
+  for (const f of list) out.push({ path: f.webkitRelativePath || f.name, data: new Uint8Array(await f.arrayBuffer()) });
+  return out;
+}
+
+async function guarded(/** @type {() => Promise<{path: string, data: Uint8Array}[]>} */ read) {
+  try {
+    status('Reading…');
+    await load(await read());
+  } catch (e) {
+    status(`Could not read that: ${e instanceof Error ? e.message : String(e)}`, true);
+  }
+}
+
+const drop = $('drop');
+drop.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  drop.classList.add('over');
+});
+drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+drop.addEventListener('drop', (e) => {
+  e.preventDefault();
+  drop.classList.remove('over');
+  const dt = /** @type {DataTransfer} */ (e.dataTransfer);
+  const entries = [...dt.items].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+  guarded(async () => {
+    if (!entries.length) return fromFileList(dt.files);
+    const out = [];
+    for (const entry of entries) await walk(entry, '', out);
+    return out;
+  });
+});
+const pick = /** @type {HTMLInputElement} */ ($('pick'));
+pick.addEventListener('change', () => guarded(() => fromFileList(/** @type {FileList} */ (pick.files))));
+
+// For scripts and tests: window.skilldexExample.load(files).
+/** @type {any} */ (window).skilldexExample = { load, ready: null };
+/** @type {any} */ (window).skilldexExample.ready = (async () => {
+  const sk = createSkilldex({ fs: swap });
+  current.fs = new MemoryFS();
+  await sk.ready();
+  engine = sk;
+  status('Ready: drop a skill folder, or a folder of skills.');
+})().catch((e) => status(`The engine did not load: ${e instanceof Error ? e.message : String(e)}`, true));

@@ -1,0 +1,126 @@
+// examples/browser in headless Chromium (issue 14): a skill author picks a
+// folder of skills (the page's folder input, as a drop gives the same
+// files) and sees the skills, every warning with its line and fix,
+// validate's report for each folder and the rendered prompt. Every value
+// the page shows is checked against the JS package's own answer in Node for
+// the same tree. A screenshot is kept in build/browser-example.png.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createSkilldex, MemoryFS } from '../index.js';
+import { serve, launch, newPage, repoRoot } from './harness.js';
+
+const skill = (front, body = 'Do the thing.') => `---\n${front}\n---\n${body}\n`;
+/** A skills root as an author has it: one good skill, one with broken YAML, one that breaks the naming rules. */
+const tree = {
+  'pdf/SKILL.md': skill('name: pdf\ndescription: Extract text and tables from PDF files.', 'Use scripts/extract.py.'),
+  'pdf/scripts/extract.py': 'print("extract")\n',
+  'release-notes/SKILL.md': skill('name: release-notes\nlicense: MIT\ndescription: Use when: the user asks for release notes'),
+  'Bad_Name/SKILL.md': skill('name: Bad_Name\ndescription: A skill whose name breaks the rules.', ''),
+};
+
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-example-')));
+const dropped = path.join(tmp, 'my-skills');
+for (const [p, c] of Object.entries(tree)) {
+  fs.mkdirSync(path.dirname(path.join(dropped, p)), { recursive: true });
+  fs.writeFileSync(path.join(dropped, p), c);
+}
+
+/** What the package answers in Node for the same tree, as the page lays it out. */
+async function expected() {
+  const m = new MemoryFS();
+  for (const [p, c] of Object.entries(tree)) m.writeFile(`/workspace/skills/${p}`, c);
+  const sk = createSkilldex({ fs: m });
+  const ctx = { cwd: '/workspace', home: '/home/author', options: { customDirectories: ['/workspace/skills'] } };
+  const dirs = Object.keys(tree).filter((p) => p.endsWith('/SKILL.md')).map((p) => `/workspace/skills/${p.split('/')[0]}`).sort();
+  return {
+    discover: await sk.discover(ctx),
+    validate: await Promise.all(dirs.map((d) => sk.validate(d))),
+    prompt: (await sk.renderPrompt(ctx)).text,
+  };
+}
+
+/** @type {Awaited<ReturnType<typeof serve>>} */
+let server;
+/** @type {Awaited<ReturnType<typeof launch>>} */
+let chrome;
+before(async () => {
+  server = await serve();
+  chrome = await launch();
+});
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('examples/browser: pick a skills folder, see skills, warnings with line and fix, validation and the prompt', async (t) => {
+  const want = await expected();
+  const { page, errors } = await newPage(chrome.browser);
+  await page.setViewport({ width: 1100, height: 900 });
+  await page.goto(`${server.url}/examples/browser/index.html`);
+  await page.waitForFunction(() => /Ready/.test(document.getElementById('status')?.textContent ?? ''), { timeout: 120000 });
+
+  const input = await page.$('#pick');
+  assert.ok(input);
+  await /** @type {any} */ (input).uploadFile(dropped);
+  await page.waitForFunction(() => /^Read /.test(document.getElementById('status')?.textContent ?? ''), { timeout: 120000 });
+
+  const seen = await page.evaluate(() => {
+    const cells = (/** @type {string} */ sel) => [...document.querySelectorAll(sel)].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+    return {
+      status: document.getElementById('status')?.textContent,
+      skills: cells('#skills tbody tr'),
+      warnings: cells('#warnings tbody tr'),
+      folders: [...document.querySelectorAll('#validate h3')].map((h) => h.textContent),
+      findings: cells('#validate tbody tr'),
+      prompt: document.getElementById('prompt')?.textContent,
+    };
+  });
+  t.diagnostic(seen.status ?? '');
+
+  // The skills: the engine's, with paths as the author knows them.
+  assert.deepEqual(
+    seen.skills,
+    want.discover.skills.map((s) => [s.name, s.description, s.filePath.replace('/workspace/skills/', 'my-skills/')]),
+  );
+  assert.ok(seen.skills.some((r) => r[0] === 'pdf'), 'the good skill is listed');
+
+  // Every warning, with its line and its fix split out of the message.
+  assert.equal(seen.warnings.length, want.discover.warnings.length);
+  assert.ok(want.discover.warnings.length > 0, 'the fixture has a broken skill');
+  const yaml = seen.warnings.find((w) => /invalid YAML/.test(w[2] ?? ''));
+  assert.ok(yaml, JSON.stringify(seen.warnings));
+  assert.equal(yaml[0], 'my-skills/release-notes/SKILL.md');
+  assert.equal(yaml[1], '4'); // the description line: ---, name, license, description
+  assert.match(yaml[3] ?? '', /^quote the value: description: "Use when: the user asks for release notes"$/);
+  for (const [i, w] of want.discover.warnings.entries()) {
+    const [, fix = ''] = w.message.split(/; (.*)/s);
+    assert.equal(seen.warnings[i][3], fix, `warning ${i}: ${w.message}`);
+  }
+
+  // validate's report for each skill folder, line and fix included.
+  assert.deepEqual(seen.folders, want.validate.map((r) => r.dir.replace('/workspace/skills/', 'my-skills/')));
+  const diags = want.validate.flatMap((r) => r.diagnostics);
+  assert.equal(seen.findings.length, diags.length);
+  diags.forEach((d, i) => {
+    const [problem, fix = ''] = d.message.split(/; (.*)/s);
+    assert.deepEqual(seen.findings[i], [d.severity, d.line === undefined ? '' : String(d.line), d.code, problem, fix]);
+  });
+  const charset = seen.findings.find((f) => f[2] === 'name-charset');
+  assert.deepEqual(charset?.slice(0, 3), ['error', '2', 'name-charset']);
+  assert.equal(charset?.[4], 'try "bad-name"');
+
+  // The prompt an agent would get.
+  assert.equal(seen.prompt, want.prompt);
+  assert.match(seen.prompt ?? '', /pdf/);
+
+  fs.mkdirSync(path.join(repoRoot, 'build'), { recursive: true });
+  const shot = path.join(repoRoot, 'build', 'browser-example.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  t.diagnostic(`screenshot: ${shot}`);
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,449 @@
+// Package wasmtimetest runs the skilldex module under Wasmtime, a third wasm
+// runtime next to wazero (runtime-test) and the JS engines, and checks that
+// it answers exactly as the native engine (SPEC S42). It is its own Go
+// module, so that cgo (wasmtime-go links Wasmtime's C library, shipped
+// inside the Go module) reaches no user of github.com/skilldex/skilldex.
+//
+// host.go is a complete host written from wasm/ABI.md: Wasmtime's own WASI
+// (nothing inherited, no preopens, stderr to a file the host reads after a
+// trap) and the five skilldex_host_v1 imports over a core.FS. The rules it
+// follows, each from ABI.md:
+//   - every i32 argument is read as unsigned (uint32(v.I32())), the i64
+//     reply as a uint64;
+//   - a range outside the guest's memory traps the call, touching nothing;
+//   - _initialize runs once, called by the host after Linker.Instantiate
+//     (Linker.DefineModule would call it itself, and a second call traps);
+//   - a trap discards the instance: the next call makes a fresh one from
+//     the compiled module.
+//
+// The module is compiled once per run: Compile serialises the compiled
+// code to a cache folder keyed by the module's sha256, and later runs
+// deserialise it.
+package wasmtimetest
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bytecodealliance/wasmtime-go/v39"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/wasm/abi"
+)
+
+// Module is the skilldex module compiled for one Wasmtime engine.
+type Module struct {
+	engine *wasmtime.Engine
+	module *wasmtime.Module
+	// Cached tells whether the compiled code came from the cache folder.
+	Cached bool
+}
+
+// Compile compiles wasm, or loads its compiled form from cacheDir (the
+// file <sha256>.cwasm, written after a compilation). An empty cacheDir
+// compiles without caching. The module's imports are checked
+// (ABI.md#loading, step 2).
+func Compile(wasm []byte, cacheDir string) (*Module, error) {
+	engine := wasmtime.NewEngine()
+	sum := sha256.Sum256(wasm)
+	file := ""
+	if cacheDir != "" {
+		file = filepath.Join(cacheDir, hex.EncodeToString(sum[:])+"-"+wasmtimeVersion+".cwasm")
+		if mod, err := wasmtime.NewModuleDeserializeFile(engine, file); err == nil {
+			m := &Module{engine: engine, module: mod, Cached: true}
+			return m, m.checkImports()
+		}
+	}
+	mod, err := wasmtime.NewModule(engine, wasm)
+	if err != nil {
+		return nil, fmt.Errorf("wasmtime: compiling the module: %w", err)
+	}
+	m := &Module{engine: engine, module: mod}
+	if err := m.checkImports(); err != nil {
+		return nil, err
+	}
+	if file != "" {
+		if b, err := mod.Serialize(); err == nil && os.MkdirAll(cacheDir, 0o755) == nil {
+			// Write then rename, so a concurrent run never reads half a file.
+			tmp := file + ".tmp" + fmt.Sprint(os.Getpid())
+			if os.WriteFile(tmp, b, 0o644) == nil {
+				os.Rename(tmp, file)
+			}
+		}
+	}
+	return m, nil
+}
+
+// wasmtimeVersion keys the cache: compiled code is only valid for the
+// Wasmtime that made it (a mismatch fails to deserialise anyway).
+const wasmtimeVersion = "v39.0.1"
+
+// checkImports refuses a module built for another ABI.
+func (m *Module) checkImports() error {
+	for _, imp := range m.module.Imports() {
+		if imp.Module() != abi.HostModule && imp.Module() != abi.WASIModule {
+			return fmt.Errorf("wasmtime: bad binary: the module imports %s.%s; this host speaks %s", imp.Module(), *imp.Name(), abi.HostModule)
+		}
+	}
+	return nil
+}
+
+// Imports and Exports list the module as Wasmtime sees it, in the form of
+// wasm/testdata/abi.golden ("import <module> <name> func(...) -> (...)").
+func (m *Module) Signatures() []string {
+	var lines []string
+	for _, imp := range m.module.Imports() {
+		lines = append(lines, "import "+imp.Module()+" "+*imp.Name()+" "+externSig(imp.Type()))
+	}
+	for _, exp := range m.module.Exports() {
+		lines = append(lines, "export "+exp.Name()+" "+externSig(exp.Type()))
+	}
+	return lines
+}
+
+func externSig(t *wasmtime.ExternType) string {
+	if t.MemoryType() != nil {
+		return "memory"
+	}
+	ft := t.FuncType()
+	if ft == nil {
+		return "other"
+	}
+	list := func(vs []*wasmtime.ValType) string {
+		s := make([]string, len(vs))
+		for i, v := range vs {
+			s[i] = v.String()
+		}
+		return strings.Join(s, ", ")
+	}
+	return "func(" + list(ft.Params()) + ") -> (" + list(ft.Results()) + ")"
+}
+
+// Engine is one instance of the module over one core.FS, recreated after a
+// trap. It is not safe for concurrent use.
+type Engine struct {
+	mod         *Module
+	fsys        core.FS
+	memoryLimit int64
+	stderrDir   string
+
+	store  *wasmtime.Store
+	memory *wasmtime.Memory
+	alloc  *wasmtime.Func
+	call   *wasmtime.Func
+	stderr string // this instance's fd 2
+
+	traps     int
+	instances int
+	fault     error // the ABI violation that trapped the running call
+}
+
+// Instantiate makes an engine over fsys. memoryLimit caps the linear memory
+// in bytes (0: the wasm32 limit, 4 GiB); stderrDir holds the file that
+// receives the module's fd 2.
+func (m *Module) Instantiate(fsys core.FS, memoryLimit int64, stderrDir string) (*Engine, error) {
+	e := &Engine{mod: m, fsys: fsys, memoryLimit: memoryLimit, stderrDir: stderrDir}
+	if err := e.instantiate(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Traps counts the calls that trapped; Instances the instances made.
+func (e *Engine) Traps() int     { return e.traps }
+func (e *Engine) Instances() int { return e.instances }
+
+// MemorySize is the current instance's linear memory in bytes.
+func (e *Engine) MemorySize() int {
+	if e.store == nil {
+		return 0
+	}
+	return int(e.memory.DataSize(e.store))
+}
+
+func (e *Engine) instantiate() error {
+	store := wasmtime.NewStore(e.mod.engine)
+	if e.memoryLimit > 0 {
+		store.Limiter(e.memoryLimit, -1, -1, -1, -1)
+	}
+	wasi := wasmtime.NewWasiConfig()
+	e.stderr = filepath.Join(e.stderrDir, fmt.Sprintf("stderr-%p-%d", e, e.instances))
+	if err := wasi.SetStderrFile(e.stderr); err != nil {
+		return err
+	}
+	store.SetWasi(wasi)
+	linker := wasmtime.NewLinker(e.mod.engine)
+	if err := linker.DefineWasi(); err != nil {
+		return err
+	}
+	if err := e.defineHost(linker); err != nil {
+		return err
+	}
+	inst, err := linker.Instantiate(store, e.mod.module)
+	if err != nil {
+		return fmt.Errorf("wasmtime: bad binary: %w", err)
+	}
+	mem := inst.GetExport(store, abi.ExportMemory)
+	initialize := inst.GetFunc(store, abi.ExportInitialize)
+	version := inst.GetFunc(store, abi.ExportVersion)
+	e.alloc = inst.GetFunc(store, abi.ExportAlloc)
+	e.call = inst.GetFunc(store, abi.ExportCall)
+	if mem == nil || mem.Memory() == nil || initialize == nil || version == nil || e.alloc == nil || e.call == nil {
+		return errors.New("wasmtime: bad binary: an export of wasm/ABI.md is missing")
+	}
+	e.store, e.memory = store, mem.Memory()
+	e.instances++
+	if _, err := initialize.Call(store); err != nil {
+		e.store = nil
+		return fmt.Errorf("wasmtime: bad binary: _initialize trapped: %w%s", err, e.stderrTail())
+	}
+	v, err := version.Call(store)
+	if err != nil {
+		e.store = nil
+		return fmt.Errorf("wasmtime: bad binary: skilldex_abi_version trapped: %w", err)
+	}
+	if v.(int32) != abi.Version {
+		e.store = nil
+		return fmt.Errorf("wasmtime: bad binary: the module speaks skilldex ABI %d, this host %d", v, abi.Version)
+	}
+	return nil
+}
+
+// Call runs one JSON request and returns the reply (a copy). A trap fails
+// the call with a core.Error INTERNAL and discards the instance.
+func (e *Engine) Call(request []byte) ([]byte, error) {
+	if e.store == nil {
+		if err := e.instantiate(); err != nil {
+			return nil, err
+		}
+	}
+	e.fault = nil
+	reply, err := e.callNow(request)
+	if err != nil {
+		e.traps++
+		msg := "the engine crashed during the call: " + err.Error()
+		if e.fault != nil {
+			msg = "the engine crashed during the call: " + e.fault.Error()
+		}
+		msg += e.stderrTail()
+		e.store = nil
+		return nil, &core.Error{Code: core.CodeInternal, Message: msg}
+	}
+	return reply, nil
+}
+
+func (e *Engine) callNow(request []byte) ([]byte, error) {
+	p, err := e.alloc.Call(e.store, int32(len(request)))
+	if err != nil {
+		return nil, err
+	}
+	ptr := uint32(p.(int32)) // unsigned (ABI.md, reading the integers as unsigned)
+	if ptr == 0 {
+		return nil, fmt.Errorf("bad request: %d bytes is over the module's request limit", len(request))
+	}
+	mem := e.memory.UnsafeData(e.store)
+	if uint64(ptr)+uint64(len(request)) > uint64(len(mem)) {
+		return nil, fmt.Errorf("the module broke the ABI: request buffer [%#x, +%d) is outside memory", ptr, len(request))
+	}
+	copy(mem[ptr:], request)
+	r, err := e.call.Call(e.store, int32(ptr), int32(len(request)))
+	if err != nil {
+		return nil, err
+	}
+	packed := uint64(r.(int64))
+	rp, rn := packed>>32, packed&math.MaxUint32
+	mem = e.memory.UnsafeData(e.store) // memory may have grown
+	if rp+rn > uint64(len(mem)) {
+		return nil, fmt.Errorf("the module broke the ABI: reply [%#x, +%d) is outside memory", rp, rn)
+	}
+	return append([]byte(nil), mem[rp:rp+rn]...), nil
+}
+
+// stderrTail is the instance's fd 2, for the message of a trap.
+func (e *Engine) stderrTail() string {
+	b, _ := os.ReadFile(e.stderr)
+	if len(b) > 2048 {
+		b = b[:2048]
+	}
+	if s := strings.TrimSpace(string(b)); s != "" {
+		return "\n" + s
+	}
+	return ""
+}
+
+// guestFault is an ABI violation by the guest (ABI.md#imports): the import
+// traps.
+func (e *Engine) guestFault(name, what string, p, n uint64, size int) *wasmtime.Trap {
+	e.fault = fmt.Errorf("the module broke the ABI: %s: %s [%#x, +%d) is outside memory (%d bytes)", name, what, p, n, size)
+	return wasmtime.NewTrap(e.fault.Error())
+}
+
+// defineHost defines the five imports of skilldex_host_v1 on linker.
+func (e *Engine) defineHost(linker *wasmtime.Linker) error {
+	i32 := func(n int) []*wasmtime.ValType {
+		v := make([]*wasmtime.ValType, n)
+		for i := range v {
+			v[i] = wasmtime.NewValType(wasmtime.KindI32)
+		}
+		return v
+	}
+	stat := func(name string, op func(string) (core.FileType, error)) error {
+		return linker.FuncNew(abi.HostModule, name, wasmtime.NewFuncType(i32(3), i32(1)),
+			func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
+				mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
+				p, n, out := uint32(args[0].I32()), uint32(args[1].I32()), uint32(args[2].I32())
+				if trap := e.check(name, mem, p, n, 0, 0, out); trap != nil {
+					return nil, trap
+				}
+				t, errno, trap := e.fsCall(func() (core.FileType, error) { return op(string(mem[p : p+n])) })
+				if trap != nil {
+					return nil, trap
+				}
+				if errno == abi.OK {
+					binary.LittleEndian.PutUint32(mem[out:], uint32(t))
+				}
+				return []wasmtime.Val{wasmtime.ValI32(int32(errno))}, nil
+			})
+	}
+	five := func(name string, op func(path string, buf []byte) (size int, errno abi.Errno)) error {
+		return linker.FuncNew(abi.HostModule, name, wasmtime.NewFuncType(i32(5), i32(1)),
+			func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
+				mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
+				p, n := uint32(args[0].I32()), uint32(args[1].I32())
+				buf, bufCap, outLen := uint32(args[2].I32()), uint32(args[3].I32()), uint32(args[4].I32())
+				if trap := e.check(name, mem, p, n, buf, bufCap, outLen); trap != nil {
+					return nil, trap
+				}
+				var size int
+				var errno abi.Errno
+				_, _, trap := e.fsCall(func() (core.FileType, error) {
+					size, errno = op(string(mem[p:p+n]), mem[buf:buf+bufCap])
+					return 0, nil
+				})
+				if trap != nil {
+					return nil, trap
+				}
+				if errno == abi.OK || errno == abi.BufferTooSmall {
+					binary.LittleEndian.PutUint32(mem[outLen:], uint32(min(size, math.MaxUint32)))
+				}
+				return []wasmtime.Val{wasmtime.ValI32(int32(errno))}, nil
+			})
+	}
+	if err := stat(abi.ImportStat, func(p string) (core.FileType, error) { return e.fsys.Stat(p) }); err != nil {
+		return err
+	}
+	if err := stat(abi.ImportLstat, func(p string) (core.FileType, error) { return e.fsys.Lstat(p) }); err != nil {
+		return err
+	}
+	if err := five(abi.ImportReadDir, e.readDir); err != nil {
+		return err
+	}
+	if err := five(abi.ImportReadFile, e.readFile); err != nil {
+		return err
+	}
+	return five(abi.ImportRealpath, e.realpath)
+}
+
+// check traps unless the guest's path, buffer and out pointer lie in its
+// memory (unsigned arithmetic, so no range wraps around).
+func (e *Engine) check(name string, mem []byte, p, n, buf, bufCap, out uint32) *wasmtime.Trap {
+	size := uint64(len(mem))
+	switch {
+	case uint64(p)+uint64(n) > size:
+		return e.guestFault(name, "path", uint64(p), uint64(n), len(mem))
+	case uint64(buf)+uint64(bufCap) > size:
+		return e.guestFault(name, "buffer", uint64(buf), uint64(bufCap), len(mem))
+	case uint64(out)+4 > size:
+		return e.guestFault(name, "out pointer", uint64(out), 4, len(mem))
+	}
+	return nil
+}
+
+// fsCall runs a filesystem operation; a panic in it (a bug of the host's
+// core.FS) traps the call instead of unwinding through Wasmtime's frames.
+func (e *Engine) fsCall(op func() (core.FileType, error)) (t core.FileType, errno abi.Errno, trap *wasmtime.Trap) {
+	defer func() {
+		if r := recover(); r != nil {
+			e.fault = fmt.Errorf("the filesystem panicked: %v", r)
+			trap = wasmtime.NewTrap(e.fault.Error())
+		}
+	}()
+	t, err := op()
+	return t, errnoOf(err), nil
+}
+
+func errnoOf(err error) abi.Errno {
+	if err == nil {
+		return abi.OK
+	}
+	return abi.ErrnoOf(core.ErrorCode(err))
+}
+
+// readDir packs the listing (ABI.md#read_dir); too big: the size needed.
+func (e *Engine) readDir(path string, buf []byte) (int, abi.Errno) {
+	entries, err := e.fsys.ReadDir(path)
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	var listing []byte
+	for _, d := range entries {
+		t := byte(d.Type)
+		if uint32(t) > abi.TypeSymlink {
+			t = byte(abi.TypeOther)
+		}
+		listing = append(listing, t)
+		listing = binary.LittleEndian.AppendUint32(listing, uint32(len(d.Name)))
+		listing = append(listing, d.Name...)
+	}
+	return put(listing, buf)
+}
+
+// realpath writes the canonical path (ABI.md#realpath).
+func (e *Engine) realpath(path string, buf []byte) (int, abi.Errno) {
+	real, err := e.fsys.Realpath(path)
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	return put([]byte(real), buf)
+}
+
+func put(result, buf []byte) (int, abi.Errno) {
+	if len(result) > len(buf) {
+		return len(result), abi.BufferTooSmall
+	}
+	copy(buf, result)
+	return len(result), abi.OK
+}
+
+// readFile writes the file's first len(buf) bytes (ABI.md#read_file).
+// Over a core.PrefixReader it reads no more than that; the rest's size is
+// then unknown, so *out_len is len(buf)+1 and the guest grows its buffer.
+func (e *Engine) readFile(path string, buf []byte) (int, abi.Errno) {
+	if pr, ok := e.fsys.(core.PrefixReader); ok {
+		data, complete, err := pr.ReadFilePrefix(path, len(buf))
+		if err != nil {
+			return 0, errnoOf(err)
+		}
+		n := copy(buf, data)
+		if complete && n == len(data) {
+			return n, abi.OK
+		}
+		return len(buf) + 1, abi.BufferTooSmall
+	}
+	data, err := e.fsys.ReadFile(path)
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	copy(buf, data)
+	if len(data) > len(buf) {
+		return len(data), abi.BufferTooSmall
+	}
+	return len(data), abi.OK
+}

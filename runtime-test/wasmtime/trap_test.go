@@ -1,0 +1,288 @@
+package wasmtimetest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/bytecodealliance/wasmtime-go/v39"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wire"
+)
+
+// fakeGuest is a one-page module with the skilldex exports whose
+// skilldex_call runs body (WAT; the request is at 1024, its length in
+// local 1), importing the five host functions as $read_dir ... $realpath.
+func fakeGuest(t *testing.T, pages int, body string) *Module {
+	t.Helper()
+	wat := fmt.Sprintf(`(module
+  (import "skilldex_host_v1" "read_dir" (func $read_dir (param i32 i32 i32 i32 i32) (result i32)))
+  (import "skilldex_host_v1" "stat" (func $stat (param i32 i32 i32) (result i32)))
+  (import "skilldex_host_v1" "lstat" (func $lstat (param i32 i32 i32) (result i32)))
+  (import "skilldex_host_v1" "read_file" (func $read_file (param i32 i32 i32 i32 i32) (result i32)))
+  (import "skilldex_host_v1" "realpath" (func $realpath (param i32 i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") %d)
+  (func (export "_initialize"))
+  (func (export "skilldex_abi_version") (result i32) i32.const 1)
+  (func (export "skilldex_alloc") (param i32) (result i32) i32.const 1024)
+  (func (export "skilldex_call") (param i32 i32) (result i64) %s))`, pages, body)
+	wasm, err := wasmtime.Wat2Wasm(wat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Compile(wasm, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func isInternal(err error, want string) bool {
+	var ce *core.Error
+	return errors.As(err, &ce) && ce.Code == core.CodeInternal && strings.Contains(ce.Message, want)
+}
+
+// A guest that passes a range outside its memory to an import, or returns
+// a reply outside it, or traps: the call fails with INTERNAL, the
+// filesystem is not touched, and the next call runs on a new instance
+// (wasm/ABI.md#imports).
+func TestTrap_guestBreaksABI(t *testing.T) {
+	const bad = "0xFFFFFF00"
+	imp := func(name string, args ...string) string {
+		var b strings.Builder
+		for _, a := range args {
+			if a == "p" {
+				b.WriteString("local.get 0 ")
+			} else if a == "n" {
+				b.WriteString("local.get 1 ")
+			} else {
+				b.WriteString("i32.const " + a + " ")
+			}
+		}
+		return b.String() + "call $" + name + " drop i64.const 0"
+	}
+	for _, tc := range []struct{ name, body, request, want string }{
+		{"read_dir path", imp("read_dir", bad, "16", "0", "0", "0"), "/", "read_dir: path"},
+		{"stat path", imp("stat", bad, "16", "0"), "/", "stat: path"},
+		{"lstat path length", imp("lstat", "p", "0x100000", "0"), "/", "lstat: path"},
+		{"realpath path", imp("realpath", bad, "1", "0", "0", "0"), "/", "realpath: path"},
+		{"read_file path", imp("read_file", bad, "1", "0", "0", "0"), "/", "read_file: path"},
+		{"read_dir out_len", imp("read_dir", "p", "n", "0", "0", bad), "/", "read_dir: out pointer"},
+		{"stat out_type at the end", imp("stat", "p", "n", "65534"), "/", "stat: out pointer"},
+		{"lstat out_type", imp("lstat", "p", "n", bad), "/", "lstat: out pointer"},
+		{"read_file buf", imp("read_file", "p", "n", bad, "64", "0"), "/f", "read_file: buffer"},
+		{"read_file buf_cap", imp("read_file", "p", "n", "0", "0x100000", "0"), "/f", "read_file: buffer"},
+		{"realpath buf", imp("realpath", "p", "n", bad, "64", "0"), "/", "realpath: buffer"},
+		{"reply outside memory", "i64.const 0xFFFFFF0000000040", "/", "reply"},
+		{"unreachable", "unreachable", "/", "unreachable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := memfs.New()
+			if err := fsys.WriteFile("/f", []byte("hello")); err != nil {
+				t.Fatal(err)
+			}
+			counted := &countFS{FS: fsys}
+			e, err := fakeGuest(t, 1, tc.body).Instantiate(counted, 0, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 1; i <= 2; i++ {
+				_, err := e.Call([]byte(tc.request))
+				if !isInternal(err, tc.want) {
+					t.Fatalf("call %d: err = %v, want an INTERNAL trap mentioning %q", i, err, tc.want)
+				}
+				if e.Traps() != i || e.Instances() != i { // the next call makes the next instance
+					t.Fatalf("call %d: %d traps, %d instances", i, e.Traps(), e.Instances())
+				}
+			}
+			if counted.calls != 0 {
+				t.Fatalf("the filesystem was called %d times", counted.calls)
+			}
+		})
+	}
+}
+
+// countFS counts the filesystem calls.
+type countFS struct {
+	core.FS
+	calls int
+}
+
+func (c *countFS) ReadDir(p string) ([]core.DirEntry, error) { c.calls++; return c.FS.ReadDir(p) }
+func (c *countFS) Stat(p string) (core.FileType, error)      { c.calls++; return c.FS.Stat(p) }
+func (c *countFS) Lstat(p string) (core.FileType, error)     { c.calls++; return c.FS.Lstat(p) }
+func (c *countFS) ReadFile(p string) ([]byte, error)         { c.calls++; return c.FS.ReadFile(p) }
+func (c *countFS) Realpath(p string) (string, error)         { c.calls++; return c.FS.Realpath(p) }
+
+// Addresses at 2 GiB and above are unsigned (wasm/ABI.md, reading the
+// integers as unsigned): a guest with a 2 GiB + 128 KiB memory reads the
+// file named by its request into a buffer at 0x80012000, stats it into
+// 0x80010100, and replies from there.
+func TestHighAddresses(t *testing.T) {
+	body := `
+    local.get 0 local.get 1 i32.const 0x80010100 call $stat drop
+    local.get 0 local.get 1 i32.const 0x80012000 i32.const 4096 i32.const 0x80010108 call $read_file drop
+    i32.const 0x80012008 i32.const 0x80010100 i32.load i32.const 48 i32.add i32.store8
+    i64.const 0x8001200000000000 i32.const 0x80010108 i32.load i64.extend_i32_u i64.or`
+	fsys := memfs.New()
+	if err := fsys.WriteFile("/reply.json", []byte(`{"type":?}`)); err != nil {
+		t.Fatal(err)
+	}
+	e, err := fakeGuest(t, 0x80020000/65536, body).Instantiate(fsys, 0, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.Call([]byte("/reply.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != `{"type":1}` {
+		t.Fatalf("reply %q, want {\"type\":1}", got)
+	}
+}
+
+// panicFS panics in ReadDir of one path while armed: a bug in the host's
+// filesystem, which traps the call.
+type panicFS struct {
+	core.FS
+	core.PrefixReader
+	path  string
+	armed bool
+}
+
+func (p *panicFS) ReadDir(path string) ([]core.DirEntry, error) {
+	if p.armed && path == p.path {
+		panic("panicFS: " + path)
+	}
+	return p.FS.ReadDir(path)
+}
+
+func testTree(t testing.TB) *memfs.FS {
+	t.Helper()
+	m := memfs.New()
+	for p, body := range map[string]string{
+		"/home/u/.xcsh/agent/skills/a/SKILL.md": "---\nname: a\ndescription: skill a\n---\nbody a\n",
+		"/home/u/.claude/skills/b/SKILL.md":     "---\nname: b\ndescription: skill b\nx: [1, 2]\n---\nbody b\n",
+		"/home/u/proj/.xcsh/skills/c/SKILL.md":  "---\nname: c\ndescription: skill c\n---\nbody c\n",
+		"/home/u/proj/.git/HEAD":                "ref: main\n",
+	} {
+		if err := m.WriteFile(p, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+const testRequest = `{"op":"discover","cwd":"/home/u/proj","home":"/home/u"}`
+
+// A real trap of the real module (the core.FS panics inside an import):
+// the call fails with INTERNAL, and the next call runs on a fresh instance
+// and answers exactly as native.
+func TestTrap_fsPanicRecovers(t *testing.T) {
+	tree := testTree(t)
+	fsys := &panicFS{FS: tree, PrefixReader: tree, path: "/home/u/.claude/skills", armed: true}
+	e := newEngine(t, fsys)
+	if _, err := e.Call([]byte(testRequest)); !isInternal(err, "panicFS") {
+		t.Fatalf("err = %v, want an INTERNAL trap naming the panic", err)
+	}
+	fsys.armed = false
+	got, err := e.Call([]byte(testRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if native := wire.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+		t.Fatalf("after the trap\nwasmtime: %s\nnative:   %s", got, native)
+	}
+	if e.Instances() != 2 {
+		t.Fatalf("%d instances, want 2", e.Instances())
+	}
+}
+
+// Under a memory cap (Wasmtime's store limiter), a call that needs more
+// makes the Go runtime fail with "out of memory" (wasm/ABI.md#limits): the
+// call fails with INTERNAL quoting it, and the next call works on a fresh
+// instance.
+func TestTrap_memoryCap(t *testing.T) {
+	tree := testTree(t)
+	if err := tree.WriteFile("/home/u/proj/.xcsh/skills/c/huge.txt", make([]byte, 40<<20)); err != nil {
+		t.Fatal(err)
+	}
+	e, err := module.Instantiate(tree, 32<<20, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Call([]byte(`{"op":"resolve","cwd":"/home/u/proj","home":"/home/u","url":"skill://c/huge.txt"}`))
+	if !isInternal(err, "out of memory") {
+		t.Fatalf("err = %v, want an INTERNAL trap quoting the runtime's out of memory", err)
+	}
+	t.Logf("%.200s", err)
+	got, err := e.Call([]byte(testRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if native := wire.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+		t.Fatalf("after the trap\nwasmtime: %s\nnative:   %s", got, native)
+	}
+	if n := e.MemorySize(); n > 32<<20 {
+		t.Fatalf("memory %d bytes over the 32 MiB cap", n)
+	}
+}
+
+// wasm/ABI.md#loading: Linker.DefineModule calls _initialize itself (the
+// exports then work at once), and a second _initialize traps with "randinit
+// twice" on fd 2; an export called before _initialize traps after writing
+// "call _initialize first".
+func TestLoading_initialize(t *testing.T) {
+	stderr := t.TempDir() + "/stderr"
+	setup := func() (*wasmtime.Store, *wasmtime.Linker) {
+		store := wasmtime.NewStore(module.engine)
+		wasi := wasmtime.NewWasiConfig()
+		if err := wasi.SetStderrFile(stderr); err != nil {
+			t.Fatal(err)
+		}
+		store.SetWasi(wasi)
+		linker := wasmtime.NewLinker(module.engine)
+		if err := linker.DefineWasi(); err != nil {
+			t.Fatal(err)
+		}
+		e := &Engine{fsys: memfs.New()}
+		if err := e.defineHost(linker); err != nil {
+			t.Fatal(err)
+		}
+		return store, linker
+	}
+	readStderr := func() string { b, _ := os.ReadFile(stderr); return string(b) }
+
+	store, linker := setup()
+	if err := linker.DefineModule(store, "skilldex", module.module); err != nil {
+		t.Fatal(err)
+	}
+	version := linker.Get(store, "skilldex", "skilldex_abi_version").Func()
+	if v, err := version.Call(store); err != nil || v.(int32) != 1 {
+		t.Fatalf("after DefineModule: skilldex_abi_version = %v, %v; want 1 (initialised by Wasmtime)", v, err)
+	}
+	initialize := linker.Get(store, "skilldex", "_initialize").Func()
+	if _, err := initialize.Call(store); err == nil {
+		t.Fatal("a second _initialize did not trap")
+	}
+	if s := readStderr(); !strings.Contains(s, "randinit twice") {
+		t.Fatalf("stderr after a second _initialize: %q", s)
+	}
+
+	store, linker = setup()
+	inst, err := linker.Instantiate(store, module.module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inst.GetFunc(store, "skilldex_abi_version").Call(store); err == nil {
+		t.Fatal("an export before _initialize did not trap")
+	}
+	if s := readStderr(); !strings.Contains(s, "\tcall _initialize first\n") {
+		t.Fatalf("stderr after an early export: %q", s)
+	}
+}
