@@ -35,7 +35,7 @@ var mayImport = map[string][]string{
 	"internal/provenance":  nil,
 	"examples/...":         {"*"},
 	"runtime-test/...":     {"*"}, // runtime-test/wasmtime is its own Go module (cgo)
-	"internal/layers":      nil, // repository checks: test-only packages
+	"internal/layers":      nil,   // repository checks: test-only packages
 	"internal/references":  nil,
 }
 

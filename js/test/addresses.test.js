@@ -12,9 +12,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSkilldex, createNodeFS, MemoryFS, SkilldexError } from '../index.js';
+import { createSkilldex, createNodeFS, MemoryFS, SkilldexError, ABI_VERSION } from '../index.js';
 import { assemble, op, T } from './wasmgen.js';
 
+/** The host import module of this ABI version. */
+const HOST = `skilldex_host_v${ABI_VERSION}`;
 const REQ = 0x8000_0000; // skilldex_alloc's answer: exactly 2 GiB
 const OUT_TYPE = 0x8001_0100; // stat's *out_type
 const OUT_LEN = 0x8001_0108; // read_file's *out_len
@@ -29,12 +31,12 @@ const PAGES = 0x8002_0000 / 65536;
 const highGuest = assemble({
   pages: PAGES,
   imports: [
-    { module: 'skilldex_host_v1', name: 'stat', params: [T.i32, T.i32, T.i32], results: [T.i32] },
-    { module: 'skilldex_host_v1', name: 'read_file', params: [T.i32, T.i32, T.i32, T.i32, T.i32], results: [T.i32] },
+    { module: HOST, name: 'stat', params: [T.i32, T.i32, T.i32], results: [T.i32] },
+    { module: HOST, name: 'read_file', params: [T.i32, T.i32, T.i32, T.i32, T.i32], results: [T.i32] },
   ],
   funcs: [
     { name: '_initialize', params: [], results: [], body: [] },
-    { name: 'skilldex_abi_version', params: [], results: [T.i32], body: op.i32(1) },
+    { name: 'skilldex_abi_version', params: [], results: [T.i32], body: op.i32(ABI_VERSION) },
     { name: 'skilldex_alloc', params: [T.i32], results: [T.i32], body: op.i32(REQ) },
     {
       name: 'skilldex_call',
@@ -77,12 +79,12 @@ test('request, import arguments and reply above 2 GiB: createNodeFS (byte paths,
  * arguments `args` (the path is the request, at 1024).
  */
 function badGuest(name, args) {
-  const params = args.length === 3 ? [T.i32, T.i32, T.i32] : [T.i32, T.i32, T.i32, T.i32, T.i32];
+  const params = args.map(() => T.i32);
   return assemble({
-    imports: [{ module: 'skilldex_host_v1', name, params, results: [T.i32] }],
+    imports: [{ module: HOST, name, params, results: [T.i32] }],
     funcs: [
       { name: '_initialize', params: [], results: [], body: [] },
-      { name: 'skilldex_abi_version', params: [], results: [T.i32], body: op.i32(1) },
+      { name: 'skilldex_abi_version', params: [], results: [T.i32], body: op.i32(ABI_VERSION) },
       { name: 'skilldex_alloc', params: [T.i32], results: [T.i32], body: op.i32(1024) },
       {
         name: 'skilldex_call',
@@ -102,6 +104,8 @@ const outOfBounds = [
   ['read_file', ['p', 'n', 0x8000_0000, 16, 0], 'buffer'],
   ['read_file', ['p', 'n', 4096, 16, 0xffff_fffe], 'out pointer'],
   ['realpath', ['p', 'n', 4096, 64, PAGE], 'out pointer'],
+  ['parse_frontmatter', ['p', 'n', 0x8000_0000, 4, 4096, 64, 0], 'text'],
+  ['parse_frontmatter', ['p', 'n', 'p', 'n', PAGE - 8, 64, 0], 'buffer'],
 ];
 
 for (const [name, args, what] of outOfBounds) {

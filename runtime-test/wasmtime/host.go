@@ -6,7 +6,7 @@
 //
 // host.go is a complete host written from wasm/ABI.md: Wasmtime's own WASI
 // (nothing inherited, no preopens, stderr to a file the host reads after a
-// trap) and the five skilldex_host_v1 imports over a core.FS. The rules it
+// trap) and the skilldex_host imports over a core.FS. The rules it
 // follows, each from ABI.md:
 //   - every i32 argument is read as unsigned (uint32(v.I32())), the i64
 //     reply as a uint64;
@@ -14,7 +14,11 @@
 //   - _initialize runs once, called by the host after Linker.Instantiate
 //     (Linker.DefineModule would call it itself, and a second call traps);
 //   - a trap discards the instance: the next call makes a fresh one from
-//     the compiled module.
+//     the compiled module;
+//   - the frontmatter module (ABI 2) is compiled the first time any engine
+//     needs it and instantiated, in a store of its own, the first time each
+//     engine instance calls parse_frontmatter; if it fails or traps, that
+//     call answers EIO and its instance is discarded.
 //
 // The module is compiled once per run: Compile serialises the compiled
 // code to a cache folder keyed by the module's sha256, and later runs
@@ -31,6 +35,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
 
@@ -38,36 +43,54 @@ import (
 	"github.com/skilldex/skilldex/wasm/abi"
 )
 
-// Module is the skilldex module compiled for one Wasmtime engine.
+// Module is the skilldex module compiled for one Wasmtime engine, with
+// the frontmatter module's bytes, compiled on first need.
 type Module struct {
-	engine *wasmtime.Engine
-	module *wasmtime.Module
+	engine   *wasmtime.Engine
+	module   *wasmtime.Module
+	cacheDir string
 	// Cached tells whether the compiled code came from the cache folder.
 	Cached bool
+
+	fmBytes  []byte
+	fmOnce   sync.Once
+	fmModule *wasmtime.Module
+	fmErr    error
+	// FrontmatterCompiles counts compilations of the frontmatter module.
+	FrontmatterCompiles int
 }
 
 // Compile compiles wasm, or loads its compiled form from cacheDir (the
 // file <sha256>.cwasm, written after a compilation). An empty cacheDir
 // compiles without caching. The module's imports are checked
-// (ABI.md#loading, step 2).
-func Compile(wasm []byte, cacheDir string) (*Module, error) {
+// (ABI.md#loading, step 2). frontmatter is skilldex-frontmatter.wasm, or
+// nil (then parse_frontmatter answers EIO).
+func Compile(wasm, frontmatter []byte, cacheDir string) (*Module, error) {
 	engine := wasmtime.NewEngine()
+	mod, cached, err := compileCached(engine, wasm, cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	m := &Module{engine: engine, module: mod, cacheDir: cacheDir, Cached: cached, fmBytes: frontmatter}
+	if err := m.checkImports(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// compileCached compiles wasm, through the serialised copy in cacheDir.
+func compileCached(engine *wasmtime.Engine, wasm []byte, cacheDir string) (*wasmtime.Module, bool, error) {
 	sum := sha256.Sum256(wasm)
 	file := ""
 	if cacheDir != "" {
 		file = filepath.Join(cacheDir, hex.EncodeToString(sum[:])+"-"+wasmtimeVersion+".cwasm")
 		if mod, err := wasmtime.NewModuleDeserializeFile(engine, file); err == nil {
-			m := &Module{engine: engine, module: mod, Cached: true}
-			return m, m.checkImports()
+			return mod, true, nil
 		}
 	}
 	mod, err := wasmtime.NewModule(engine, wasm)
 	if err != nil {
-		return nil, fmt.Errorf("wasmtime: compiling the module: %w", err)
-	}
-	m := &Module{engine: engine, module: mod}
-	if err := m.checkImports(); err != nil {
-		return nil, err
+		return nil, false, fmt.Errorf("wasmtime: compiling the module: %w", err)
 	}
 	if file != "" {
 		if b, err := mod.Serialize(); err == nil && os.MkdirAll(cacheDir, 0o755) == nil {
@@ -78,7 +101,41 @@ func Compile(wasm []byte, cacheDir string) (*Module, error) {
 			}
 		}
 	}
-	return m, nil
+	return mod, false, nil
+}
+
+// frontmatterModule compiles the frontmatter module once per Module and
+// checks that it imports WASI only.
+func (m *Module) frontmatterModule() (*wasmtime.Module, error) {
+	m.fmOnce.Do(func() {
+		if m.fmBytes == nil {
+			m.fmErr = errors.New("no frontmatter module")
+			return
+		}
+		m.FrontmatterCompiles++
+		mod, _, err := compileCached(m.engine, m.fmBytes, m.cacheDir)
+		if err != nil {
+			m.fmErr = err
+			return
+		}
+		for _, imp := range mod.Imports() {
+			if imp.Module() != abi.WASIModule {
+				m.fmErr = fmt.Errorf("bad binary: the frontmatter module imports %s.%s", imp.Module(), *imp.Name())
+				return
+			}
+		}
+		m.fmModule = mod
+	})
+	return m.fmModule, m.fmErr
+}
+
+// FrontmatterSignatures lists the frontmatter module as Wasmtime sees it.
+func (m *Module) FrontmatterSignatures() ([]string, error) {
+	mod, err := m.frontmatterModule()
+	if err != nil {
+		return nil, err
+	}
+	return signatures(mod), nil
 }
 
 // wasmtimeVersion keys the cache: compiled code is only valid for the
@@ -95,14 +152,16 @@ func (m *Module) checkImports() error {
 	return nil
 }
 
-// Imports and Exports list the module as Wasmtime sees it, in the form of
+// Signatures lists the module as Wasmtime sees it, in the form of
 // wasm/testdata/abi.golden ("import <module> <name> func(...) -> (...)").
-func (m *Module) Signatures() []string {
+func (m *Module) Signatures() []string { return signatures(m.module) }
+
+func signatures(mod *wasmtime.Module) []string {
 	var lines []string
-	for _, imp := range m.module.Imports() {
+	for _, imp := range mod.Imports() {
 		lines = append(lines, "import "+imp.Module()+" "+*imp.Name()+" "+externSig(imp.Type()))
 	}
-	for _, exp := range m.module.Exports() {
+	for _, exp := range mod.Exports() {
 		lines = append(lines, "export "+exp.Name()+" "+externSig(exp.Type()))
 	}
 	return lines
@@ -143,6 +202,18 @@ type Engine struct {
 	traps     int
 	instances int
 	fault     error // the ABI violation that trapped the running call
+
+	fm          *frontmatterInstance // this instance's frontmatter module, once needed
+	fmInstances int
+	fmFailures  []string // why parse_frontmatter answered EIO
+}
+
+// frontmatterInstance is an instance of the frontmatter module, in a store
+// of its own.
+type frontmatterInstance struct {
+	store        *wasmtime.Store
+	memory       *wasmtime.Memory
+	alloc, parse *wasmtime.Func
 }
 
 // Instantiate makes an engine over fsys. memoryLimit caps the linear memory
@@ -156,9 +227,13 @@ func (m *Module) Instantiate(fsys core.FS, memoryLimit int64, stderrDir string) 
 	return e, nil
 }
 
-// Traps counts the calls that trapped; Instances the instances made.
-func (e *Engine) Traps() int     { return e.traps }
-func (e *Engine) Instances() int { return e.instances }
+// Traps counts the calls that trapped; Instances the instances made;
+// FrontmatterInstances the frontmatter module's instances made;
+// FrontmatterFailures why parse_frontmatter answered EIO.
+func (e *Engine) Traps() int                    { return e.traps }
+func (e *Engine) Instances() int                { return e.instances }
+func (e *Engine) FrontmatterInstances() int     { return e.fmInstances }
+func (e *Engine) FrontmatterFailures() []string { return e.fmFailures }
 
 // MemorySize is the current instance's linear memory in bytes.
 func (e *Engine) MemorySize() int {
@@ -169,6 +244,7 @@ func (e *Engine) MemorySize() int {
 }
 
 func (e *Engine) instantiate() error {
+	e.fm = nil // a frontmatter instance lives and dies with the engine's
 	store := wasmtime.NewStore(e.mod.engine)
 	if e.memoryLimit > 0 {
 		store.Limiter(e.memoryLimit, -1, -1, -1, -1)
@@ -285,7 +361,8 @@ func (e *Engine) guestFault(name, what string, p, n uint64, size int) *wasmtime.
 	return wasmtime.NewTrap(e.fault.Error())
 }
 
-// defineHost defines the five imports of skilldex_host_v1 on linker.
+// defineHost defines the imports of abi.HostModule on linker: the five
+// filesystem operations and parse_frontmatter.
 func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 	i32 := func(n int) []*wasmtime.ValType {
 		v := make([]*wasmtime.ValType, n)
@@ -348,7 +425,124 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 	if err := five(abi.ImportReadFile, e.readFile); err != nil {
 		return err
 	}
-	return five(abi.ImportRealpath, e.realpath)
+	if err := five(abi.ImportRealpath, e.realpath); err != nil {
+		return err
+	}
+	return linker.FuncNew(abi.HostModule, abi.ImportParseFrontmatter, wasmtime.NewFuncType(i32(7), i32(1)),
+		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
+			const name = abi.ImportParseFrontmatter
+			mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
+			var a [7]uint32
+			for i := range a {
+				a[i] = uint32(args[i].I32())
+			}
+			pp, pn, tp, tn, buf, bufCap, outLen := a[0], a[1], a[2], a[3], a[4], a[5], a[6]
+			if trap := e.check(name, mem, pp, pn, buf, bufCap, outLen); trap != nil {
+				return nil, trap
+			}
+			if uint64(tp)+uint64(tn) > uint64(len(mem)) {
+				return nil, e.guestFault(name, "text", uint64(tp), uint64(tn), len(mem))
+			}
+			errno := abi.EIO
+			result, err := e.parseFrontmatter(mem[pp:pp+pn], mem[tp:tp+tn])
+			if err != nil {
+				e.fmFailures = append(e.fmFailures, err.Error())
+			} else {
+				var size int
+				size, errno = put(result, mem[buf:buf+bufCap])
+				binary.LittleEndian.PutUint32(mem[outLen:], uint32(size))
+			}
+			return []wasmtime.Val{wasmtime.ValI32(int32(errno))}, nil
+		})
+}
+
+// parseFrontmatter runs the frontmatter module on path and text
+// (ABI.md#parse_frontmatter), making its instance on first use. Any
+// failure discards that instance; the caller answers EIO.
+func (e *Engine) parseFrontmatter(path, text []byte) ([]byte, error) {
+	if e.fm == nil {
+		fm, err := e.newFrontmatter()
+		if err != nil {
+			return nil, err
+		}
+		e.fm = fm
+	}
+	result, err := e.fm.run(path, text)
+	if err != nil {
+		e.fm = nil
+		return nil, err
+	}
+	return result, nil
+}
+
+func (e *Engine) newFrontmatter() (*frontmatterInstance, error) {
+	mod, err := e.mod.frontmatterModule()
+	if err != nil {
+		return nil, err
+	}
+	store := wasmtime.NewStore(e.mod.engine)
+	if e.memoryLimit > 0 {
+		store.Limiter(e.memoryLimit, -1, -1, -1, -1)
+	}
+	wasi := wasmtime.NewWasiConfig()
+	if err := wasi.SetStderrFile(e.stderr + "-frontmatter"); err != nil {
+		return nil, err
+	}
+	store.SetWasi(wasi)
+	linker := wasmtime.NewLinker(e.mod.engine)
+	if err := linker.DefineWasi(); err != nil {
+		return nil, err
+	}
+	inst, err := linker.Instantiate(store, mod)
+	if err != nil {
+		return nil, fmt.Errorf("the frontmatter module: %w", err)
+	}
+	mem := inst.GetExport(store, abi.ExportMemory)
+	initialize, version := inst.GetFunc(store, abi.ExportInitialize), inst.GetFunc(store, abi.ExportVersion)
+	fm := &frontmatterInstance{store: store, alloc: inst.GetFunc(store, abi.ExportAlloc), parse: inst.GetFunc(store, abi.ExportFrontmatterParse)}
+	if mem == nil || mem.Memory() == nil || initialize == nil || version == nil || fm.alloc == nil || fm.parse == nil {
+		return nil, errors.New("bad binary: the frontmatter module lacks an export")
+	}
+	fm.memory = mem.Memory()
+	e.fmInstances++
+	if _, err := initialize.Call(store); err != nil {
+		return nil, fmt.Errorf("the frontmatter module's _initialize: %w", err)
+	}
+	if v, err := version.Call(store); err != nil || v.(int32) != abi.Version {
+		return nil, fmt.Errorf("bad binary: the frontmatter module is not of ABI %d (%v, %v)", abi.Version, v, err)
+	}
+	return fm, nil
+}
+
+// run copies path then text into the frontmatter module and returns a copy
+// of skilldex_frontmatter_parse's result (all integers unsigned).
+func (fm *frontmatterInstance) run(path, text []byte) ([]byte, error) {
+	n := len(path) + len(text)
+	if n > abi.MaxRequest {
+		return nil, fmt.Errorf("%d bytes is over the request limit", n)
+	}
+	p, err := fm.alloc.Call(fm.store, int32(n))
+	if err != nil {
+		return nil, err
+	}
+	ptr := uint32(p.(int32))
+	mem := fm.memory.UnsafeData(fm.store)
+	if ptr == 0 || uint64(ptr)+uint64(n) > uint64(len(mem)) {
+		return nil, fmt.Errorf("the frontmatter module's skilldex_alloc returned %#x for %d bytes", ptr, n)
+	}
+	copy(mem[ptr:], path)
+	copy(mem[ptr+uint32(len(path)):], text)
+	r, err := fm.parse.Call(fm.store, int32(ptr), int32(len(path)), int32(len(text)))
+	if err != nil {
+		return nil, fmt.Errorf("the frontmatter module trapped: %w", err)
+	}
+	packed := uint64(r.(int64))
+	rp, rn := packed>>32, packed&math.MaxUint32
+	mem = fm.memory.UnsafeData(fm.store)
+	if rp+rn > uint64(len(mem)) {
+		return nil, fmt.Errorf("the frontmatter module's result [%#x, +%d) is outside its memory", rp, rn)
+	}
+	return append([]byte(nil), mem[rp:rp+rn]...), nil
 }
 
 // check traps unless the guest's path, buffer and out pointer lie in its

@@ -19,8 +19,8 @@ var (
 	// wasmBytes is the module TestMain built with the flags of `make
 	// build` (the same bytes the other runtimes run); module is it compiled
 	// once per test binary, from the cache when an earlier run left it.
-	wasmBytes []byte
-	module    *Module
+	wasmBytes, frontmatterBytes []byte
+	module                      *Module
 	// cacheDir holds the serialised compiled module; tmpDir the instances'
 	// stderr files.
 	cacheDir, tmpDir string
@@ -48,16 +48,25 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	fmOut := filepath.Join(tmpDir, "skilldex-frontmatter.wasm")
+	if err := abitest.BuildFrontmatter(root, fmOut); err != nil {
+		fmt.Fprintln(os.Stderr, "wasmtime: building the frontmatter module:", err)
+		return 1
+	}
+	if frontmatterBytes, err = os.ReadFile(fmOut); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	built := time.Since(start)
 	if cacheDir, err = filepath.Abs(filepath.Join(root, "build", "wasmtime-cache")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if module, err = Compile(wasmBytes, cacheDir); err != nil {
+	if module, err = Compile(wasmBytes, frontmatterBytes, cacheDir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	pruneCache(cacheDir, 2)
+	pruneCache(cacheDir, 4) // the two modules of this build and of the one before
 	if testing.Verbose() {
 		fmt.Fprintf(os.Stderr, "wasmtime: module %d bytes, built in %v, compiled in %v (from the cache: %v)\n",
 			len(wasmBytes), built.Round(time.Millisecond), (time.Since(start) - built).Round(time.Millisecond), module.Cached)
@@ -75,8 +84,8 @@ func newEngine(t testing.TB, fsys core.FS) *Engine {
 	return e
 }
 
-// pruneCache keeps the keep newest compiled modules: each build of the
-// module adds one (about 15 MB), and only the current one is used.
+// pruneCache keeps the keep newest compiled modules: each build of a
+// module adds one (12-20 MB), and only the current ones are used.
 func pruneCache(dir string, keep int) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.cwasm"))
 	type file struct {

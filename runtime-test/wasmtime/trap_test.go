@@ -12,6 +12,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/wasm/abi"
 	"github.com/skilldex/skilldex/wire"
 )
 
@@ -21,21 +22,22 @@ import (
 func fakeGuest(t *testing.T, pages int, body string) *Module {
 	t.Helper()
 	wat := fmt.Sprintf(`(module
-  (import "skilldex_host_v1" "read_dir" (func $read_dir (param i32 i32 i32 i32 i32) (result i32)))
-  (import "skilldex_host_v1" "stat" (func $stat (param i32 i32 i32) (result i32)))
-  (import "skilldex_host_v1" "lstat" (func $lstat (param i32 i32 i32) (result i32)))
-  (import "skilldex_host_v1" "read_file" (func $read_file (param i32 i32 i32 i32 i32) (result i32)))
-  (import "skilldex_host_v1" "realpath" (func $realpath (param i32 i32 i32 i32 i32) (result i32)))
-  (memory (export "memory") %d)
+  (import "%[1]s" "read_dir" (func $read_dir (param i32 i32 i32 i32 i32) (result i32)))
+  (import "%[1]s" "stat" (func $stat (param i32 i32 i32) (result i32)))
+  (import "%[1]s" "lstat" (func $lstat (param i32 i32 i32) (result i32)))
+  (import "%[1]s" "read_file" (func $read_file (param i32 i32 i32 i32 i32) (result i32)))
+  (import "%[1]s" "realpath" (func $realpath (param i32 i32 i32 i32 i32) (result i32)))
+  (import "%[1]s" "parse_frontmatter" (func $parse_frontmatter (param i32 i32 i32 i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") %[2]d)
   (func (export "_initialize"))
-  (func (export "skilldex_abi_version") (result i32) i32.const 1)
+  (func (export "skilldex_abi_version") (result i32) i32.const %[3]d)
   (func (export "skilldex_alloc") (param i32) (result i32) i32.const 1024)
-  (func (export "skilldex_call") (param i32 i32) (result i64) %s))`, pages, body)
+  (func (export "skilldex_call") (param i32 i32) (result i64) %[4]s))`, abi.HostModule, pages, abi.Version, body)
 	wasm, err := wasmtime.Wat2Wasm(wat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Compile(wasm, "")
+	m, err := Compile(wasm, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +80,8 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 		{"read_file buf", imp("read_file", "p", "n", bad, "64", "0"), "/f", "read_file: buffer"},
 		{"read_file buf_cap", imp("read_file", "p", "n", "0", "0x100000", "0"), "/f", "read_file: buffer"},
 		{"realpath buf", imp("realpath", "p", "n", bad, "64", "0"), "/", "realpath: buffer"},
+		{"parse_frontmatter text", imp("parse_frontmatter", "p", "n", bad, "16", "0", "64", "128"), "/", "parse_frontmatter: text"},
+		{"parse_frontmatter buf", imp("parse_frontmatter", "p", "n", "p", "n", bad, "64", "0"), "/", "parse_frontmatter: buffer"},
 		{"reply outside memory", "i64.const 0xFFFFFF0000000040", "/", "reply"},
 		{"unreachable", "unreachable", "/", "unreachable"},
 	} {
@@ -263,8 +267,8 @@ func TestLoading_initialize(t *testing.T) {
 		t.Fatal(err)
 	}
 	version := linker.Get(store, "skilldex", "skilldex_abi_version").Func()
-	if v, err := version.Call(store); err != nil || v.(int32) != 1 {
-		t.Fatalf("after DefineModule: skilldex_abi_version = %v, %v; want 1 (initialised by Wasmtime)", v, err)
+	if v, err := version.Call(store); err != nil || v.(int32) != abi.Version {
+		t.Fatalf("after DefineModule: skilldex_abi_version = %v, %v; want %d (initialised by Wasmtime)", v, err, abi.Version)
 	}
 	initialize := linker.Get(store, "skilldex", "_initialize").Func()
 	if _, err := initialize.Call(store); err == nil {
