@@ -84,6 +84,8 @@ function warningCells(w) {
 export async function load(files) {
   if (!engine) throw new Error('the engine is not ready');
   files = files.filter((f) => f.path && !f.path.split('/').some((c) => c === '' || c === '.' || c === '..'));
+  // Loose files (dropped without their folder) are one skill folder.
+  if (files.length && !files.some((f) => f.path.includes('/'))) files = files.map((f) => ({ ...f, path: `dropped/${f.path}` }));
   if (!files.length) {
     status('Nothing to read: drop a folder that holds a SKILL.md, or folders that do.', true);
     return null;

@@ -124,3 +124,25 @@ test('examples/browser: pick a skills folder, see skills, warnings with line and
   t.diagnostic(`screenshot: ${shot}`);
   assert.deepEqual(errors, []);
 });
+
+test('examples/browser: a drop of loose files (no folder entries) is read as one skill folder', async () => {
+  const { page, errors } = await newPage(chrome.browser);
+  await page.goto(`${server.url}/examples/browser/index.html`);
+  await page.waitForFunction(() => /Ready/.test(document.getElementById('status')?.textContent ?? ''), { timeout: 120000 });
+  // A synthetic drop: its items give no directory entries, so the page reads dataTransfer.files.
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['---\nname: dropped\ndescription: A skill dropped as loose files.\n---\nDo it.\n'], 'SKILL.md'));
+    document.getElementById('drop')?.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => /^Read /.test(document.getElementById('status')?.textContent ?? ''), { timeout: 120000 });
+  const seen = await page.evaluate(() => ({
+    status: document.getElementById('status')?.textContent,
+    skills: [...document.querySelectorAll('#skills tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    folders: [...document.querySelectorAll('#validate h3')].map((h) => h.textContent),
+  }));
+  assert.equal(seen.status, 'Read 1 file: 1 skill loaded, 0 warnings, 0 validation findings.');
+  assert.deepEqual(seen.skills, [['dropped', 'A skill dropped as loose files.', 'dropped/SKILL.md']]);
+  assert.deepEqual(seen.folders, ['dropped']);
+  assert.deepEqual(errors, []);
+});
