@@ -2,12 +2,12 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo demo-go fmt vet purity provenance test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js
+.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js
 
 ## test: everything CI runs (format, vet, purity, all test suites): Go
 ## native and wazero (test-go), Node, Deno and Bun (test-js), Wasmtime
 ## (test-wasmtime), headless Chromium (test-browser)
-test: fmt vet purity provenance test-go test-js test-wasmtime test-browser
+test: fmt vet purity provenance embed-check test-go test-js test-wasmtime test-browser
 
 ## demo: the skilldex CLI on the bundled example workspace: list the skills,
 ## explain a collision, read a skill:// resource, render the prompt
@@ -72,8 +72,19 @@ test-wasmtime:
 WASM_FLAGS = -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-s -w -buildid="
 WASM_TAGS = -tags skilldex_splityaml
 
-## build: build/skilldex.wasm and build/skilldex-frontmatter.wasm, copied to js/ (what the npm package ships)
+## build: build/skilldex.wasm and build/skilldex-frontmatter.wasm, copied to js/ (what the npm package
+## ships) and to embed/ (committed: Go programs get them without building; commit them with the change)
 build: wasm
+	@cp build/skilldex.wasm build/skilldex-frontmatter.wasm embed/
+	@echo "embed/: updated; commit embed/*.wasm with your change"
+
+# embed-check: the committed embed/*.wasm are exactly what make build
+# produces from this source (the build is reproducible).
+embed-check: wasm
+	@for f in skilldex.wasm skilldex-frontmatter.wasm; do cmp -s build/$$f embed/$$f || { \
+		echo "embed/$$f differs from what make build produces: run make build and commit embed/"; exit 1; }; done
+	@echo "embed-check: ok, embed/*.wasm are what make build produces"
+
 wasm:
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) $(WASM_FLAGS) -o build/skilldex.wasm ./wasm

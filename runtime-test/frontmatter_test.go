@@ -63,3 +63,41 @@ func TestFrontmatterModule_lazy(t *testing.T) {
 		})
 	}
 }
+
+// TestEmbedded: wasmhost without module bytes runs the modules of package
+// embed, and they answer as the modules built from this source (make test
+// also compares their bytes: embed-check).
+func TestEmbedded(t *testing.T) {
+	ctx := context.Background()
+	fsys := memfs.New()
+	for name, text := range map[string]string{
+		"plain":  "---\nname: plain\ndescription: Plain YAML\n---\n",
+		"anchor": "---\nname: anchor\ndescription: &d Uses an anchor\nsummary: *d\n---\n",
+	} {
+		if err := fsys.WriteFile("/p/.xcsh/skills/"+name+"/SKILL.md", []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	request := []byte(`{"op":"discover","cwd":"/p","home":"/h"}`)
+	embedded, err := wasmhost.New(ctx, nil, fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer embedded.Close(ctx)
+	got, err := embedded.Call(ctx, request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := module.Instantiate(ctx, fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer built.Close(ctx)
+	want, err := built.Call(ctx, request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) || !strings.Contains(string(got), `"summary":"Uses an anchor"`) {
+		t.Fatalf("the embedded modules answer\n%s\nthe built ones\n%s", got, want)
+	}
+}

@@ -10,25 +10,20 @@
 //
 // # Getting the module
 //
-// The package does not ship the .wasm files: Go cannot embed a file that a
-// build step produces. Build them and embed your own copies:
+// Nothing to build: package [github.com/skilldex/skilldex/embed] holds both
+// modules, built from this repository's source and committed (make test
+// checks that `make build` reproduces them byte for byte), and this
+// package uses them when given nil:
 //
-//	GOOS=wasip1 GOARCH=wasm go build -tags skilldex_splityaml -buildmode=c-shared -trimpath \
-//		-buildvcs=false -ldflags="-s -w -buildid=" -o skilldex.wasm github.com/skilldex/skilldex/wasm
-//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -buildvcs=false \
-//		-ldflags="-s -w -buildid=" -o skilldex-frontmatter.wasm github.com/skilldex/skilldex/wasm/frontmatter
-//
-// (`make build` in this repository writes the same bytes to build/), then
-//
-//	//go:embed skilldex.wasm
-//	var skilldexWasm []byte
-//	//go:embed skilldex-frontmatter.wasm
-//	var frontmatterWasm []byte
-//
-//	eng, err := wasmhost.New(ctx, skilldexWasm, osfs.New(), wasmhost.WithFrontmatterModule(frontmatterWasm))
+//	eng, err := wasmhost.New(ctx, nil, osfs.New())
 //	if err != nil { ... } // a module for another ABI version is ErrBadBinary
 //	defer eng.Close(ctx)
 //	res, err := eng.Discover(ctx, wasmhost.Load{Cwd: "/home/me/proj", Home: "/home/me"})
+//
+// A program may run modules of its own build instead: pass the bytes of
+// skilldex.wasm to [Compile] or [New], and those of
+// skilldex-frontmatter.wasm with [WithFrontmatterModule] (`make build`
+// writes both to build/; the commands are in wasm/ABI.md#the-module).
 //
 // The second module is the complete frontmatter path (yaml.v3 behind
 // adrg/frontmatter; wasm/ABI.md#the-frontmatter-module). It is compiled

@@ -9,19 +9,14 @@ import (
 	"github.com/skilldex/skilldex/wasmhost"
 )
 
-// skilldexWasm would be the module, embedded by the program:
-//
-//	//go:embed skilldex.wasm
-//	var skilldexWasm []byte
-var skilldexWasm []byte
-
 func Example() {
 	ctx := context.Background()
 	fsys := memfs.New()
 	fsys.WriteFile("/home/u/.xcsh/agent/skills/hello/SKILL.md",
 		[]byte("---\nname: hello\ndescription: Say hello\n---\nSay hello.\n"))
 
-	mod, err := wasmhost.Compile(ctx, skilldexWasm, wasmhost.WithCompilationCache("/tmp/skilldex-cache"))
+	// nil: the modules of package embed.
+	mod, err := wasmhost.Compile(ctx, nil, wasmhost.WithCompilationCache("/tmp/skilldex-cache"))
 	if err != nil {
 		log.Fatal(err) // errors.Is(err, wasmhost.ErrBadBinary) for a module of another ABI
 	}

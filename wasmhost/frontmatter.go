@@ -3,12 +3,12 @@ package wasmhost
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
+	"github.com/skilldex/skilldex/embed"
 	"github.com/skilldex/skilldex/wasm/abi"
 )
 
@@ -21,20 +21,18 @@ import (
 
 // WithFrontmatterModule gives the bytes of skilldex-frontmatter.wasm, the
 // module of the complete frontmatter path (built from wasm/frontmatter).
-// Without it, a frontmatter the engine's scanner declines skips its skill
-// with a warning that the frontmatter module failed.
+// Default (or nil): the module of package embed, built from this
+// repository's source.
 func WithFrontmatterModule(wasm []byte) Option { return func(c *config) { c.frontmatter = wasm } }
-
-var errNoFrontmatterModule = errors.New("wasmhost: no frontmatter module (WithFrontmatterModule)")
 
 // frontmatterModule compiles the frontmatter module once per Module.
 func (m *Module) frontmatterModule(ctx context.Context) (wazero.CompiledModule, error) {
 	m.fmOnce.Do(func() {
-		if m.cfg.frontmatter == nil {
-			m.fmErr = errNoFrontmatterModule
-			return
+		wasm := m.cfg.frontmatter
+		if wasm == nil {
+			wasm = embed.Frontmatter
 		}
-		c, err := m.rt.CompileModule(ctx, m.cfg.frontmatter)
+		c, err := m.rt.CompileModule(ctx, wasm)
 		if err != nil {
 			m.fmErr = fmt.Errorf("%w: the frontmatter module: %v", ErrBadBinary, err)
 			return

@@ -17,6 +17,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/embed"
 	"github.com/skilldex/skilldex/wasm/abi"
 )
 
@@ -79,10 +80,14 @@ type Module struct {
 	fmErr      error
 }
 
-// Compile compiles wasm (the bytes of skilldex.wasm), checks that it is a
+// Compile compiles wasm (the bytes of skilldex.wasm; nil for the module of
+// package embed, built from this repository's source), checks that it is a
 // skilldex module for this ABI (its imports and exports) and prepares the
 // host imports. The returned Module owns a wazero runtime: Close it.
 func Compile(ctx context.Context, wasm []byte, opts ...Option) (*Module, error) {
+	if wasm == nil {
+		wasm = embed.Engine
+	}
 	m := &Module{}
 	for _, o := range opts {
 		o(&m.cfg)
@@ -186,7 +191,8 @@ func (m *Module) Instantiate(ctx context.Context, fsys core.FS) (*Engine, error)
 	return e, nil
 }
 
-// New compiles wasm and instantiates one [Engine] over fsys. Closing the
+// New compiles wasm (nil: the embedded module, as for [Compile]) and
+// instantiates one [Engine] over fsys. Closing the
 // engine closes the module with it.
 func New(ctx context.Context, wasm []byte, fsys core.FS, opts ...Option) (*Engine, error) {
 	m, err := Compile(ctx, wasm, opts...)

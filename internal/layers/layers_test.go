@@ -28,7 +28,8 @@ var mayImport = map[string][]string{
 	"wasm/abi/...":         {"wasm/abi/..."},
 	"wasm":                 {"core", "wire", "fsadapter/hostfs", "wasm/abi"},
 	"wasm/frontmatter":     {"internal/frontmatter", "wasm/abi"},
-	"wasmhost":             {"core", "wire", "wasm/abi"},
+	"wasmhost":             {"core", "wire", "wasm/abi", "embed"},
+	"embed":                nil,
 	"internal/corpus":      {"*"}, // tools and tests around the layers
 	"internal/benchratio":  nil,
 	"internal/notices":     nil,
