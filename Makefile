@@ -2,7 +2,7 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js
+.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js bench-peers
 
 ## test: everything CI runs (format, vet, purity, all test suites): Go
 ## native and wazero (test-go), Node, Deno and Bun (test-js), Wasmtime
@@ -174,6 +174,15 @@ bench-go:
 	@$(GO) run ./internal/benchratio -floor SyscallFloor < build/bench-go.txt > docs/bench/go.md
 	@cat docs/bench/go.md
 
-bench-js: wasm
+bench-js: wasm $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
 	@mkdir -p docs/bench
 	bash -o pipefail -c 'node js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold $(BENCH_COLD) | tee docs/bench/js.md'
+	bash -o pipefail -c '$(abspath $(DENO)) run -A js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold 0 | tee docs/bench/js-deno.md'
+
+## bench-peers: skilldex, oh-my-pi (Bun), pi-mono and the plain JS loop side by
+## side on the same generated workspaces (js/bench/peers.mjs; the peers are
+## installed on demand into build/peers at pinned versions; not part of test)
+PEERS_SIZES ?= 1000,10000
+bench-peers: wasm
+	@mkdir -p docs/bench
+	bash -o pipefail -c 'node js/bench/peers.mjs --sizes $(PEERS_SIZES) | tee docs/bench/peers.md'

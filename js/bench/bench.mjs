@@ -3,11 +3,12 @@
 //
 //	node js/bench/bench.mjs [--sizes 100,1000,10000] [--rounds N] [--cold N] [--keep]
 //
-// It generates workspaces of 100, 1000 and 10000 skills in a temporary
-// directory (realistic SKILL.md files of 1-8 KB with 5-10 frontmatter keys,
-// spread over the roots of every provider, a plugin registry, a few
-// symlinked skill folders and names found in several roots: the idea of
-// core/bench_test.go) and prints one markdown table:
+// It generates workspaces of 100, 1000 and 10000 skill folders in a
+// temporary directory (js/bench/workspace.mjs: realistic SKILL.md files of
+// 1-8 KB spread over the roots of every provider, a plugin registry,
+// symlinked skill folders, names found in several roots, invalid YAML,
+// nested groups and long descriptions; the idea of core/bench_test.go) and
+// prints one markdown table:
 //
 //   - facade warm: the median of discover() through the JS package (request
 //     JSON, the wasm call, JSON.parse of the reply), after 2 s of warm-up
@@ -18,7 +19,11 @@
 //   - ratio: facade / floor. The two run interleaved, round after round,
 //     so a noisy machine slows both alike; medians of the same run.
 //   - memory: the module's linear memory after the first discover and after
-//     the last (wasm memory never shrinks).
+//     the last (wasm memory never shrinks), and at the largest size its
+//     growth over --repeat (100) further calls.
+//
+// It runs under Deno as well (`deno run -A js/bench/bench.mjs --cold 0`):
+// the facade and the loop then both use Deno's node:fs.
 //
 // Then the cold start of the CLI (`node js/bin/skilldex.mjs list --json` on
 // examples/workspace) against a bare `node -e ''`, interleaved, and the
@@ -40,6 +45,7 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { generate, median, plainLoop } from './workspace.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.resolve(here, '..');
@@ -53,6 +59,7 @@ const { values: flags } = parseArgs({
     rounds: { type: 'string' }, // warm rounds per size; default by size
     cold: { type: 'string', default: '15' }, // cold CLI runs (each of CLI and bare node)
     keep: { type: 'boolean', default: false }, // keep the generated workspaces
+    repeat: { type: 'string', default: '100' }, // further calls at the largest size, for memory growth
     phases: { type: 'boolean', default: false }, // internal: one cold in-process run, JSON on stdout
     'default-flags': { type: 'boolean', default: false }, // internal: --phases without the CLI's --liftoff-only
     oneshot: { type: 'string', default: '11' }, // one-shot runs of each variant (0: skip)
@@ -68,168 +75,10 @@ if (flags.phases) {
 const sizes = flags.sizes.split(',').filter(Boolean).map(Number);
 const coldRuns = Number(flags.cold);
 
-// ---------------------------------------------------------------- workspace
-
-/** A small deterministic PRNG (mulberry32), so every run builds the same tree. */
-function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { int: (n) => Math.floor(next() * n) };
-}
-
-const WORDS = (
-  'the a skill for when you need to review test deploy write format lint pdf ' +
-  'tables charts commit message release notes database schema migration api client server ' +
-  'frontend backend docs security audit performance profile trace logs metrics'
-).split(' ');
-
-// Skill roots relative to the workspace, with a weight each (as core/bench_test.go).
-const ROOTS = [
-  ['home/u/.xcsh/agent/skills', 15],
-  ['home/u/.claude/skills', 20],
-  ['home/u/.agents/skills', 8],
-  ['home/u/.agent/skills', 2],
-  ['home/u/.codex/skills', 5],
-  ['work/repo/pkg/.xcsh/skills', 10],
-  ['work/repo/pkg/.claude/skills', 8],
-  ['work/repo/.claude/skills', 6],
-  ['work/repo/.agents/skills', 6],
-  ['work/repo/pkg/.codex/skills', 3],
-  ['plugins/kit/skills', 6],
-  ['plugins/docs/skills', 4],
-  ['opt/team-skills', 7],
-];
-
-/** A SKILL.md of 1-8 KB with 5-10 frontmatter keys. */
-function skillFile(r, name, sentence) {
-  let s = '---\n';
-  s += `name: ${name}\n`;
-  s += `description: Use this skill to ${sentence(12 + r.int(20))}.\n`;
-  const extras = [
-    `version: 1.${r.int(10)}.0\n`,
-    'license: MIT\n',
-    'globs: ["**/*.ts", "src/**/*.go"]\n',
-    'alwaysApply: false\n',
-    'allowed-tools: [read, bash, edit]\n',
-    `metadata:\n  author: team-${r.int(20)}\n  category: ${sentence(1)}\n`,
-    `tags: [${sentence(3).replaceAll(' ', ', ')}]\n`,
-    `compatibility: Works with ${sentence(4)}\n`,
-  ];
-  // A random 3 to 8 of the extras: 5 to 10 keys in all.
-  const order = extras.map((_, i) => i);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  for (const i of order.slice(0, 3 + r.int(6))) s += extras[i];
-  s += `---\n\n# ${name}\n\n`;
-  const size = 1024 + r.int(7 * 1024);
-  while (s.length < size) s += sentence(14) + '.\n';
-  return s;
-}
-
-/**
- * Write a workspace of count skills under a new temporary directory.
- * @returns {{dir: string, cwd: string, home: string, options: object, roots: string[], files: number}}
- */
-function generate(count) {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `skilldex-bench-${count}-`)));
-  const r = rng(count);
-  const sentence = (n) => Array.from({ length: n }, () => WORDS[r.int(WORDS.length)]).join(' ');
-  const write = (rel, data) => {
-    const p = path.join(dir, rel);
-    fs.mkdirSync(path.dirname(p), { recursive: true });
-    fs.writeFileSync(p, data);
-  };
-  const link = (target, rel) => {
-    const p = path.join(dir, rel);
-    fs.mkdirSync(path.dirname(p), { recursive: true });
-    fs.symlinkSync(target, p);
-  };
-  write('work/repo/.git/HEAD', 'ref: refs/heads/main\n');
-  write(
-    'home/u/.claude/plugins/installed_plugins.json',
-    JSON.stringify({
-      version: 2,
-      plugins: {
-        'kit@market': [{ scope: 'user', installPath: path.join(dir, 'plugins/kit'), version: '1.2.0' }],
-        'docs@market': [{ scope: 'project', installPath: path.join(dir, 'plugins/docs'), projectPath: path.join(dir, 'work/repo') }],
-      },
-    }),
-  );
-  const total = ROOTS.reduce((t, [, w]) => t + w, 0);
-  const width = String(count).length;
-  const claude = [];
-  const seen = new Set();
-  let n = 0;
-  let files = 0;
-  ROOTS.forEach(([root, weight], ri) => {
-    const k = ri === ROOTS.length - 1 ? count - n : Math.floor((count * weight) / total);
-    for (let i = 0; i < k; i++) {
-      let name = `skill-${String(n).padStart(width, '0')}-${WORDS[r.int(WORDS.length)]}`;
-      // A name found in several roots (once per root).
-      if (n % 97 === 0 && n > 0 && !seen.has(`${root}/shared-${n % 5}`)) name = `shared-${n % 5}`;
-      n++;
-      const rel = `${root}/${name}`;
-      seen.add(rel);
-      if (n % 150 === 0) {
-        // A symlinked skill folder pointing into a shared store.
-        write(`shared/store/${name}/SKILL.md`, skillFile(r, name, sentence));
-        link(path.join(dir, 'shared/store', name), rel);
-      } else {
-        write(`${rel}/SKILL.md`, skillFile(r, name, sentence));
-        if (n % 8 === 0) write(`${rel}/reference.md`, sentence(40) + '\n');
-        if (root === 'home/u/.claude/skills') claude.push(name);
-      }
-      files++;
-    }
-  });
-  // A few links to skills of another root: the same file reached twice.
-  for (let i = 0; i < 5 && i < claude.length; i++) {
-    link(`../../.claude/skills/${claude[i]}`, `home/u/.agents/skills/linked-${i + 1}`);
-    files++;
-  }
-  return {
-    dir,
-    cwd: path.join(dir, 'work/repo/pkg'),
-    home: path.join(dir, 'home/u'),
-    options: { customDirectories: [path.join(dir, 'opt/team-skills')] },
-    roots: ROOTS.map(([root]) => path.join(dir, root)),
-    files,
-  };
-}
-
 // ---------------------------------------------------------------- measures
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/** The JS floor: the bare calls, no parsing. Returns the SKILL.md files read. */
-function floor(roots, realpath = fs.realpathSync) {
-  let read = 0;
-  for (const root of roots) {
-    for (const name of fs.readdirSync(root)) {
-      const file = root + '/' + name + '/SKILL.md';
-      try {
-        fs.readFileSync(file);
-      } catch {
-        continue; // a folder without SKILL.md
-      }
-      realpath(file);
-      read++;
-    }
-  }
-  return read;
-}
+/** The JS floor (workspace.mjs's plain loop) over node:fs. */
+const floor = (roots, realpath = fs.realpathSync) => plainLoop(fs, roots, realpath);
 
 const time = (f) => {
   const t = performance.now();
@@ -251,10 +100,11 @@ async function warm(count) {
     const sk = createSkilldex({ cwd: ws.cwd, home: ws.home, options: ws.options });
     await sk.ready();
     const [first, res] = await timeAsync(() => sk.discover());
-    const bad = res.warnings.filter((w) => /Failed to|invalid YAML|not closed|larger than/.test(w.message));
+    const bad = res.warnings.filter((w) => /Failed to|not closed|larger than/.test(w.message));
+    const badYaml = res.warnings.filter((w) => /invalid YAML/.test(w.message)).length;
     const realpathShadowed = res.shadowed.filter((s) => s.reason === 'realpath').length;
-    if (res.skills.length < count * 0.95 || bad.length || realpathShadowed < Math.min(5, count / 150)) {
-      throw new Error(`workspace of ${count}: ${res.skills.length} skills, ${realpathShadowed} shadowed by realpath, warnings ${JSON.stringify(bad.slice(0, 3))}`);
+    if (res.skills.length < count * 0.95 || bad.length || badYaml !== ws.badYaml || realpathShadowed < Math.min(5, count / 150)) {
+      throw new Error(`workspace of ${count}: ${res.skills.length} skills, ${realpathShadowed} shadowed by realpath, ${badYaml} invalid YAML warnings (want ${ws.badYaml}), warnings ${JSON.stringify(bad.slice(0, 3))}`);
     }
     const memFirst = sk.stats().memoryBytes;
     const read = floor(ws.roots);
@@ -282,6 +132,11 @@ async function warm(count) {
       if (!(i % 2)) fn(), fl();
     }
     const memLast = sk.stats().memoryBytes;
+    // Memory over many further calls (the largest size only): wasm memory
+    // never shrinks, so any per-call leak or fragmentation shows here.
+    const repeat = count === Math.max(...sizes) ? Number(flags.repeat) : 0;
+    for (let i = 0; i < repeat; i++) await sk.discover();
+    const memRepeat = sk.stats().memoryBytes;
     return {
       count,
       skills: res.skills.length,
@@ -293,6 +148,8 @@ async function warm(count) {
       calls: sk.stats().calls,
       memFirst,
       memLast,
+      repeat,
+      memRepeat,
     };
   } finally {
     if (!flags.keep) fs.rmSync(ws.dir, { recursive: true, force: true });
@@ -446,14 +303,15 @@ function moduleSize(file = 'skilldex.wasm') {
 // ---------------------------------------------------------------- report
 
 const cpus = os.cpus();
-console.log(`skilldex bench: node ${process.version}, ${cpus.length} cores (${cpus[0]?.model.trim()}), load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+const runtime = typeof Deno !== 'undefined' ? `deno ${Deno.version.deno}` : typeof Bun !== 'undefined' ? `bun ${Bun.version}` : `node ${process.version}`;
+console.log(`skilldex bench: ${runtime}, ${cpus.length} cores (${cpus[0]?.model.trim()}), load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log();
-console.log('| skills | facade warm | JS floor | ratio | floor with realpath.native | ratio | first call | memory after 1 call | after last call (calls) |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| skills | facade warm | JS floor | ratio | floor with realpath.native | ratio | first call | memory after 1 call | after last call (calls) | growth over further calls |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const n of sizes) {
   const r = await warm(n);
   console.log(
-    `| ${n} (${r.skills} loaded) | ${r.facade.toFixed(1)} ms | ${r.floor.toFixed(1)} ms | **${(r.facade / r.floor).toFixed(2)}×** | ${r.native.toFixed(1)} ms | ${(r.facade / r.native).toFixed(2)}× | ${r.first.toFixed(1)} ms | ${MiB(r.memFirst)} MiB | ${MiB(r.memLast)} MiB (${r.calls}) |`,
+    `| ${n} (${r.skills} loaded) | ${r.facade.toFixed(1)} ms | ${r.floor.toFixed(1)} ms | **${(r.facade / r.floor).toFixed(2)}×** | ${r.native.toFixed(1)} ms | ${(r.facade / r.native).toFixed(2)}× | ${r.first.toFixed(1)} ms | ${MiB(r.memFirst)} MiB | ${MiB(r.memLast)} MiB (${r.calls}) | ${r.repeat ? `${MiB(r.memRepeat - r.memLast)} MiB (${r.repeat})` : '-'} |`,
   );
 }
 console.log();
