@@ -132,7 +132,7 @@ func frontmatterSize(m *Map) int {
 	if m == nil {
 		return 2
 	}
-	if m.raw != nil {
+	if m.raw != "" {
 		return len(m.raw)
 	}
 	return valueSize(m, 0)
@@ -153,7 +153,7 @@ func valueSize(v Value, depth int) int {
 		if v == nil {
 			return 4
 		}
-		if v.raw != nil {
+		if v.raw != "" {
 			return len(v.raw)
 		}
 		n := 2

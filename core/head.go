@@ -111,6 +111,13 @@ func frontmatterWithin(prefix []byte) ([]byte, bool) {
 // read buffer and keeps only a few hundred bytes per skill.
 // FuzzSkillFrontmatter checks it against ParseSkillFile.
 func skillFrontmatter(path string, data []byte) (*Map, []string, string) {
+	return skillFrontmatterInto(path, data, nil)
+}
+
+// skillFrontmatterInto is skillFrontmatter trying the direct path of
+// scanjson.go first when fast is not nil: when it takes the frontmatter, the
+// Map is nil and fast holds its JSON.
+func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map, []string, string) {
 	bom := 0
 	if bytes.HasPrefix(data, utf8BOM) {
 		bom = len(utf8BOM)
@@ -125,6 +132,9 @@ func skillFrontmatter(path string, data []byte) (*Map, []string, string) {
 		yamlText := DecodeText(yamlBytes)
 		if len(yamlText) > MaxFrontmatterBytes {
 			return &Map{}, nil, fmrules.SizeReject(path, span.line, len(yamlText))
+		}
+		if fast != nil && fast.scan(yamlText) {
+			return nil, nil, ""
 		}
 		if m, ok := scanFrontmatter(yamlText); ok {
 			return m, nil, ""

@@ -64,7 +64,7 @@ func writeValue(w *jsontext.Writer, v Value) {
 		}
 		w.Byte(']')
 	case *Map:
-		if v.raw != nil {
+		if v.raw != "" {
 			w.B = append(w.B, v.raw...)
 			return
 		}
@@ -94,7 +94,7 @@ func valueSizeHint(v Value) int {
 		if v == nil {
 			return 2
 		}
-		if v.raw != nil {
+		if v.raw != "" {
 			return len(v.raw)
 		}
 		n := 2

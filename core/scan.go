@@ -70,6 +70,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	rootReal, haveRootReal := "", false // realpath of the root, computed on first need
 	rootRealOK := false                 // rootReal is a realpath, not the root as a fallback
 	var buf []byte                      // the read buffer of readSkillHead, reused from file to file
+	var fast frontmatterJSON            // the direct path's buffers, likewise
 	// With a ContainedReader every SKILL.md is read through a check of
 	// the file actually opened (S44): it must lie in the directory its
 	// checks allowed, so a file swapped for a link meanwhile is not read.
@@ -166,7 +167,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		if head.empty {
 			continue // S4: an empty file is never a skill
 		}
-		fm, warnings, reject := skillFrontmatter(file, head.data)
+		fm, warnings, reject := skillFrontmatterInto(file, head.data, &fast)
 		for _, w := range warnings {
 			out.fileWarnings = append(out.fileWarnings, Warning{file, w})
 		}
@@ -174,7 +175,19 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 			out.fileWarnings = append(out.fileWarnings, Warning{file, reject})
 			continue
 		}
-		skill, ok := newSkill(e.Name, file, dir, source, fm, spec)
+		var fields skillFields
+		if fm == nil {
+			// The direct path: one string holds the frontmatter's JSON and
+			// the fields sliced from it.
+			raw := string(fast.w.B)
+			fm, fields = &Map{raw: raw}, fast.fields(raw)
+		} else {
+			fields = mapFields(fm)
+			// A discovered skill lives long: keep its frontmatter as JSON
+			// (1.8 KB a skill instead of 0.9 KB as a tree).
+			fm = compactMap(fm)
+		}
+		skill, ok := newSkill(e.Name, file, dir, source, fm, &fields, spec)
 		if !ok {
 			continue
 		}
@@ -231,27 +244,71 @@ func realpathOr(fsys FS, p string) string {
 	return p
 }
 
-// newSkill builds the skill object from its frontmatter (S8, S9, S13, S14).
-// ok is false when the skill is disabled or lacks a required description.
-// dir is the folder holding file, source "<provider>:<level>".
-func newSkill(entryName, file, dir, source string, fm *Map, spec scanSpec) (Skill, bool) {
-	if v, _ := fm.Get("enabled"); v == false { // S9: the boolean only
-		return Skill{}, false
+// skillFields are what a skill takes from its frontmatter (S8, S9, S13,
+// S14), read from the tree (mapFields) or from its JSON (scanjson.go).
+type skillFields struct {
+	disabled          bool   // enabled is the boolean false (S9)
+	described         bool   // description is truthy (S14)
+	name, description string // "" when absent or not a string
+	contexts, globs   []string
+	alwaysApply       bool
+	hasAlwaysApply    bool // alwaysApply (or always-apply) is a boolean
+
+	disableModelInvocation bool // disable-model-invocation is the boolean true (S47)
+	disableUserInvocation  bool // user-invocable is the boolean false (S47)
+}
+
+// mapFields reads a skill's fields from its frontmatter tree. The strings
+// are copies: the tree's point into the decoded text, which need not live
+// as long as the skill.
+func mapFields(fm *Map) skillFields {
+	var f skillFields
+	if v, _ := fm.Get("enabled"); v == false {
+		f.disabled = true
 	}
 	desc, _ := fm.Get("description")
-	if spec.requireDescription && isFalsy(desc) { // S14
+	f.described = !isFalsy(desc)
+	if d, ok := desc.(string); ok {
+		f.description = strings.Clone(d)
+	}
+	if v, ok := fm.Get("name"); ok {
+		if s, ok := v.(string); ok {
+			f.name = strings.Clone(s)
+		}
+	}
+	f.contexts = stringList(fm, "contexts")
+	f.globs = stringList(fm, "globs")
+	for _, list := range [][]string{f.contexts, f.globs} {
+		for i, c := range list {
+			list[i] = strings.Clone(c)
+		}
+	}
+	aa, ok := fm.Get("alwaysApply")
+	if !ok {
+		aa, ok = fm.Get("always-apply")
+	}
+	if b, isBool := aa.(bool); ok && isBool {
+		f.alwaysApply, f.hasAlwaysApply = b, true
+	}
+	f.disableModelInvocation = fm.value("disable-model-invocation") == true // S47: the booleans only
+	f.disableUserInvocation = fm.value("user-invocable") == false
+	return f
+}
+
+// newSkill builds the skill object from its frontmatter fields (S8, S9,
+// S13, S14). ok is false when the skill is disabled or lacks a required
+// description. dir is the folder holding file, source "<provider>:<level>".
+func newSkill(entryName, file, dir, source string, fm *Map, f *skillFields, spec scanSpec) (Skill, bool) {
+	if f.disabled || spec.requireDescription && !f.described {
 		return Skill{}, false
 	}
 	name := entryName // S13
-	if v, ok := fm.Get("name"); ok {
-		if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
-			name = strings.TrimSpace(s)
-		}
+	if n := strings.TrimSpace(f.name); n != "" {
+		name = n
 	}
-	description, _ := desc.(string)
 	s := Skill{
 		Name:         spec.namePrefix + name,
-		Description:  description,
+		Description:  f.description,
 		FilePath:     file,
 		BaseDir:      dir,
 		Source:       source,
@@ -260,32 +317,15 @@ func newSkill(entryName, file, dir, source string, fm *Map, spec scanSpec) (Skil
 		Level:        spec.level,
 		SourcePath:   file,
 		Frontmatter:  fm,
-		Contexts:     stringList(fm, "contexts"),
-		Globs:        stringList(fm, "globs"),
+		Contexts:     f.contexts,
+		Globs:        f.globs,
 	}
-	aa, ok := fm.Get("alwaysApply")
-	if !ok {
-		aa, ok = fm.Get("always-apply")
-	}
-	if b, isBool := aa.(bool); ok && isBool {
+	if f.hasAlwaysApply {
+		b := f.alwaysApply
 		s.AlwaysApply = &b
 	}
-	s.DisableModelInvocation = fm.value("disable-model-invocation") == true // S47: the booleans only
-	s.DisableUserInvocation = fm.value("user-invocable") == false
-	// A discovered skill lives long: keep its frontmatter as JSON and copy
-	// the strings that point into the decoded text, so the text and the
-	// tree can be collected (1.8 KB a skill instead of 0.9 KB).
-	s.Frontmatter = compactMap(fm)
-	if spec.namePrefix == "" {
-		s.Name = strings.Clone(s.Name)
-	}
-	s.Description = strings.Clone(s.Description)
-	for i, c := range s.Contexts {
-		s.Contexts[i] = strings.Clone(c)
-	}
-	for i, g := range s.Globs {
-		s.Globs[i] = strings.Clone(g)
-	}
+	s.DisableModelInvocation = f.disableModelInvocation
+	s.DisableUserInvocation = f.disableUserInvocation
 	return s, true
 }
 

@@ -28,7 +28,7 @@ type Map struct {
 	vals  []Value
 	index map[string]int // key -> position; nil until len(keys) > mapIndexAfter
 
-	raw  []byte              // the compact form: the Map's JSON; keys, vals and index are unused
+	raw  string              // the compact form: the Map's JSON (never ""); keys, vals and index are unused
 	tree atomic.Pointer[Map] // raw decoded, on first use
 }
 
@@ -42,13 +42,13 @@ func newMapCap(n int) *Map {
 // full returns m, or for a compact Map its decoded tree. Decoding cannot
 // fail: raw is the JSON of a Map, written by compactMap.
 func (m *Map) full() *Map {
-	if m == nil || m.raw == nil {
+	if m == nil || m.raw == "" {
 		return m
 	}
 	if t := m.tree.Load(); t != nil {
 		return t
 	}
-	v, _ := parseJSON(m.raw)
+	v, _ := parseJSON([]byte(m.raw))
 	t, _ := v.(*Map)
 	if t == nil {
 		t = &Map{}
@@ -76,7 +76,7 @@ func (m *Map) find(k string) int {
 // Set stores v under k. A key set twice keeps its first position and takes
 // the last value, which is SPEC S6's rule for duplicate keys.
 func (m *Map) Set(k string, v Value) {
-	if m.raw != nil {
+	if m.raw != "" {
 		m.full().Set(k, v)
 		return
 	}
@@ -130,7 +130,7 @@ func (m *Map) Len() int {
 // carry (NaN, an infinity, -0), a string that is not UTF-8, or a document
 // whose aliases make its JSON larger than MaxFrontmatterBytes.
 func compactMap(m *Map) *Map {
-	if m == nil || m.raw != nil {
+	if m == nil || m.raw != "" {
 		return m
 	}
 	n := valueSizeHint(m)
@@ -148,7 +148,7 @@ func compactMap(m *Map) *Map {
 	}
 	w := jsonWriter{make([]byte, 0, n)}
 	w.value(m)
-	return &Map{raw: w.b}
+	return &Map{raw: string(w.b)}
 }
 
 // jsonExact reports whether v's JSON decodes back to an equal Value.
@@ -173,7 +173,7 @@ func jsonExact(v Value, depth int) bool {
 				return false
 			}
 		}
-		return v.raw == nil
+		return v.raw == ""
 	}
 	return true
 }

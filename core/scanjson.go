@@ -1,0 +1,406 @@
+package core
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/skilldex/skilldex/internal/fmrules"
+	"github.com/skilldex/skilldex/internal/jsontext"
+)
+
+// This file is the fast path of discovery's frontmatter (issue 13): the
+// subset scanner of yaml_scan.go writing the compact JSON of the mapping
+// straight into a reused buffer, without building Values, and noting where
+// each top-level value's JSON sits so that a Skill's fields (S8, S9, S13,
+// S14) are read from that JSON. A discovered skill keeps its frontmatter as
+// JSON anyway (compactMap), so this skips the tree that was built only to
+// be written out, and the skill's name, description and globs are slices of
+// that one string.
+//
+// It accepts what scanFrontmatter accepts, except where writing as it reads
+// cannot give the reference's result; those documents take the Map path
+// (scanFrontmatter, then compactMap), which is slower, never different:
+//
+//   - a repeated key (S6 keeps its first position and takes the last value,
+//     which would rewrite JSON already written), or more than
+//     maxDirectKeys keys in one mapping (the repeat check is a linear scan);
+//   - a number JSON cannot carry back (NaN, an infinity, -0: compactMap
+//     keeps those as a tree).
+//
+// FuzzFrontmatterJSON checks both claims against scanFrontmatter and the
+// JSON writer.
+
+// maxDirectKeys bounds the keys of one mapping on the direct path.
+const maxDirectKeys = 64
+
+// frontmatterJSON holds the buffers of the direct path, reused from file to
+// file within one scan of a root.
+type frontmatterJSON struct {
+	w    jsontext.Writer
+	tops []jsonSpan // the top-level keys, in order, and their values' JSON in w.b
+	keys []string   // the keys of the block mapping being read (repeat check)
+}
+
+// jsonSpan is one top-level key and where its value's JSON sits.
+type jsonSpan struct {
+	key        string
+	start, end int
+}
+
+// scan writes the JSON of the mapping src (YAML text after S4 decoding) into
+// j.w.B and reports whether src is on the direct path.
+func (j *frontmatterJSON) scan(src string) bool {
+	j.w.B = j.w.B[:0]
+	j.tops = j.tops[:0]
+	if !scanChars(src) {
+		return false
+	}
+	s := yamlScanner{src: src}
+	j.w.Byte('{')
+	for !s.eof() {
+		line := s.line()
+		if isBlankLine(line) || line[0] == '#' {
+			s.advance()
+			continue
+		}
+		key, rest, ok := scanKey(line)
+		if !ok || len(j.tops) == maxDirectKeys {
+			return false
+		}
+		for _, t := range j.tops {
+			if t.key == key {
+				return false
+			}
+		}
+		s.advance()
+		j.w.Key(key, len(j.tops) == 0)
+		start := len(j.w.B)
+		switch {
+		case rest == "":
+			ok = j.blockValue(&s)
+		case rest[0] == '|' || rest[0] == '>':
+			var v Value
+			if v, ok = s.blockScalar(rest); ok {
+				j.w.Str(v.(string))
+			}
+		default:
+			ok = j.inline(rest, true) && s.noContinuation()
+		}
+		if !ok {
+			return false
+		}
+		j.tops = append(j.tops, jsonSpan{key, start, len(j.w.B)})
+	}
+	j.w.Byte('}')
+	return true
+}
+
+// blockValue is yamlScanner.blockValue writing JSON.
+func (j *frontmatterJSON) blockValue(s *yamlScanner) bool {
+	if !s.skipBlank() {
+		j.w.Raw("null")
+		return true
+	}
+	line := s.line()
+	indent := indentOf(line)
+	rest := line[indent:]
+	switch {
+	case rest[0] == '#':
+		return false
+	case rest == "-" || strings.HasPrefix(rest, "- "):
+		return j.blockSequence(s, indent)
+	case indent == 0:
+		j.w.Raw("null")
+		return true
+	}
+	return j.blockMapping(s, indent)
+}
+
+// blockSequence is yamlScanner.blockSequence writing JSON.
+func (j *frontmatterJSON) blockSequence(s *yamlScanner, indent int) bool {
+	j.w.Byte('[')
+	n := 0
+	for s.skipBlank() {
+		line := s.line()
+		in := indentOf(line)
+		rest := line[in:]
+		isItem := rest == "-" || strings.HasPrefix(rest, "- ")
+		if in == 0 && !(indent == 0 && isItem) {
+			break
+		}
+		if in != indent || !isItem {
+			return false
+		}
+		s.advance()
+		if n > 0 {
+			j.w.Byte(',')
+		}
+		if !j.inline(strings.TrimLeft(rest[1:], " "), false) {
+			return false
+		}
+		n++
+	}
+	j.w.Byte(']')
+	return true
+}
+
+// blockMapping is yamlScanner.blockMapping writing JSON.
+func (j *frontmatterJSON) blockMapping(s *yamlScanner, indent int) bool {
+	j.w.Byte('{')
+	j.keys = j.keys[:0]
+	for s.skipBlank() {
+		line := s.line()
+		n := indentOf(line)
+		if n == 0 {
+			break
+		}
+		if n != indent {
+			return false
+		}
+		key, rest, ok := scanKey(line[n:])
+		if !ok || len(j.keys) == maxDirectKeys {
+			return false
+		}
+		for _, k := range j.keys {
+			if k == key {
+				return false
+			}
+		}
+		s.advance()
+		j.w.Key(key, len(j.keys) == 0)
+		j.keys = append(j.keys, key)
+		if rest == "" {
+			j.w.Raw("null")
+		} else if !j.inline(rest, true) {
+			return false
+		}
+	}
+	j.w.Byte('}')
+	return true
+}
+
+// inline is scanInline writing JSON.
+func (j *frontmatterJSON) inline(text string, flow bool) bool {
+	if text == "" {
+		j.w.Raw("null")
+		return true
+	}
+	var rest string
+	switch text[0] {
+	case '"', '\'':
+		v, r, ok := scanQuoted(text)
+		if !ok {
+			return false
+		}
+		j.w.Str(v)
+		rest = r
+	case '[':
+		if !flow {
+			return false
+		}
+		r, ok := j.flowSequence(text)
+		if !ok {
+			return false
+		}
+		rest = r
+	default:
+		return j.plain(text)
+	}
+	return isTrailer(rest)
+}
+
+// plain is scanPlain writing JSON.
+func (j *frontmatterJSON) plain(text string) bool {
+	c := text[0]
+	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0 && !(c == '-' && len(text) > 1 && text[1] != ' ') {
+		return false
+	}
+	if i := strings.Index(text, " #"); i >= 0 {
+		text = text[:i]
+	}
+	text = strings.TrimRight(text, " ")
+	if strings.Contains(text, ": ") || strings.HasSuffix(text, ":") {
+		return false
+	}
+	return j.scalar(text)
+}
+
+// scalar writes the JSON of a plain scalar as fmrules.ResolveScalar resolves it.
+func (j *frontmatterJSON) scalar(text string) bool {
+	if text != "" && !mayResolve(text[0]) {
+		j.w.Str(text) // ResolveScalar's last case: a string
+		return true
+	}
+	_, v, _ := fmrules.ResolveScalar("", text)
+	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0) || f == 0 && math.Signbit(f)) {
+		return false // compactMap keeps such a number as a tree
+	}
+	writeValue(&j.w, v)
+	return true
+}
+
+// mayResolve reports whether a plain scalar starting with c may resolve to
+// something other than itself as a string (ResolveScalar's cases).
+func mayResolve(c byte) bool {
+	switch {
+	case c == '.', c == '~', c == 'n', c == 'N', c == 't', c == 'T', c == 'f', c == 'F':
+		return true
+	case c == '+', c == '-', c >= '0' && c <= '9':
+		return true
+	}
+	return false
+}
+
+// flowSequence is scanFlowSequence writing JSON; it returns the text after
+// the closing bracket.
+func (j *frontmatterJSON) flowSequence(text string) (string, bool) {
+	j.w.Byte('[')
+	i := 1
+	skip := func() {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+	}
+	skip()
+	if i < len(text) && text[i] == ']' {
+		j.w.Byte(']')
+		return text[i+1:], true
+	}
+	for n := 0; ; n++ {
+		skip()
+		if i >= len(text) {
+			return "", false
+		}
+		if n > 0 {
+			j.w.Byte(',')
+		}
+		switch text[i] {
+		case '"', '\'':
+			v, rest, ok := scanQuoted(text[i:])
+			if !ok {
+				return "", false
+			}
+			j.w.Str(v)
+			i = len(text) - len(rest)
+		default:
+			k := i
+			for k < len(text) && strings.IndexByte(",[]{}:#\"'?", text[k]) < 0 {
+				k++
+			}
+			item := strings.TrimRight(text[i:k], " ")
+			if item == "" || strings.IndexByte("-?!&*|>%@`", item[0]) >= 0 && !(item[0] == '-' && len(item) > 1 && item[1] != ' ') {
+				return "", false
+			}
+			if !j.scalar(item) {
+				return "", false
+			}
+			i = k
+		}
+		skip()
+		if i >= len(text) {
+			return "", false
+		}
+		switch text[i] {
+		case ']':
+			j.w.Byte(']')
+			return text[i+1:], true
+		case ',':
+			i++
+			skip()
+			if i >= len(text) || text[i] == ']' || text[i] == ',' {
+				return "", false
+			}
+		default:
+			return "", false
+		}
+	}
+}
+
+// value returns the JSON of the top-level value under key within raw (the
+// string of j.w.B), or "" when the key is absent.
+func (j *frontmatterJSON) value(raw, key string) string {
+	for _, t := range j.tops {
+		if t.key == key {
+			return raw[t.start:t.end]
+		}
+	}
+	return ""
+}
+
+// fields reads what a Skill takes from its frontmatter out of raw, the
+// string of j.w.B. Strings without escapes are slices of raw.
+func (j *frontmatterJSON) fields(raw string) skillFields {
+	var f skillFields
+	f.disabled = j.value(raw, "enabled") == "false" // S9: the boolean only
+	desc := j.value(raw, "description")
+	switch desc {
+	case "", "null", "false", "0", `""`: // S14's falsy values (NaN never gets here)
+	default:
+		f.described = true
+	}
+	f.description, _ = jsonString(desc)
+	f.name, _ = jsonString(j.value(raw, "name"))
+	f.contexts = jsonStrings(j.value(raw, "contexts"))
+	f.globs = jsonStrings(j.value(raw, "globs"))
+	aa := j.value(raw, "alwaysApply")
+	if aa == "" {
+		aa = j.value(raw, "always-apply")
+	}
+	if aa == "true" || aa == "false" {
+		f.alwaysApply, f.hasAlwaysApply = aa == "true", true
+	}
+	f.disableModelInvocation = j.value(raw, "disable-model-invocation") == "true" // S47: the booleans only
+	f.disableUserInvocation = j.value(raw, "user-invocable") == "false"
+	return f
+}
+
+// jsonString decodes v, the JSON this file wrote, when it is a string.
+func jsonString(v string) (string, bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
+	}
+	if strings.IndexByte(v, '\\') < 0 {
+		return v[1 : len(v)-1], true
+	}
+	// jsontext.Writer.Str's escapes (\" \\ \b \f \n \r \t \u00XX) are Go's too.
+	s, err := strconv.Unquote(v)
+	return s, err == nil
+}
+
+// jsonStrings decodes v, the JSON this file wrote, when it is an array of
+// strings (S8); anything else is nil.
+func jsonStrings(v string) []string {
+	if len(v) < 2 || v[0] != '[' {
+		return nil
+	}
+	n := 0
+	for i := 1; i < len(v)-1; i++ {
+		if v[i] == '"' {
+			n++ // an upper bound: quotes open and close strings
+		}
+	}
+	out := make([]string, 0, n/2)
+	for i := 1; i < len(v)-1; {
+		if v[i] == ',' {
+			i++
+		}
+		if v[i] != '"' {
+			return nil // null, a boolean or a number
+		}
+		k := i + 1
+		for v[k] != '"' {
+			if v[k] == '\\' {
+				k++
+			}
+			k++
+		}
+		s, ok := jsonString(v[i : k+1])
+		if !ok {
+			return nil
+		}
+		out = append(out, s)
+		i = k + 1
+	}
+	return out
+}
