@@ -25,19 +25,23 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 	if opts.ConfigDirName == "" {
 		opts.ConfigDirName = ".xcsh"
 	}
-	m := merger{res: res, opts: &opts, byName: map[string]string{}, byReal: map[string]string{}}
-	m.ignored = m.compileGlobs(opts.IgnoredSkills, "ignoredSkills")
-	m.included = m.compileGlobs(opts.IncludeSkills, "includeSkills")
-
+	// Scan every root first, then filter and merge: knowing how many
+	// skills were found sizes the result and the merger's maps once (10000
+	// skills: growing them was a quarter of what a discovery allocated).
+	// The calls on fsys come in the same order as before.
+	type scanned struct {
+		p       provider
+		warning string // a provider-level warning (S20's registry), or ""
+		spec    scanSpec
+		out     scanOutcome
+	}
+	var roots []scanned
+	found := 0
 	ancestors, repo := projectChain(fsys, cwd, home)
 	for _, p := range providerTable(opts) {
 		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
 			if item.warning != "" {
-				// A provider-level warning (S20's registry) is heard when
-				// any level of the provider is on, like its roots' warnings.
-				if sourceEnabled(opts, p.id, "user") || sourceEnabled(opts, p.id, "project") {
-					res.Warnings = append(res.Warnings, Warning{"", "[" + p.displayName + "] " + item.warning})
-				}
+				roots = append(roots, scanned{p: p, warning: item.warning})
 				continue
 			}
 			spec := item.spec
@@ -45,27 +49,53 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 				spec.scope = scopeOf(spec.root, spec.level, home, repo, ancestors)
 			}
 			out := scanRoot(fsys, spec)
-			enabled := sourceEnabled(opts, item.spec.provider, item.spec.level)
-			if enabled { // warnings of a source the user turned off are noise
-				if out.rootWarning != "" {
-					res.Warnings = append(res.Warnings, Warning{"", "[" + p.displayName + "] " + out.rootWarning})
-				}
-				for _, w := range out.fileWarnings {
-					res.Warnings = append(res.Warnings, Warning{"", "[" + p.displayName + "] " + w.Message})
-				}
-			}
-			res.Shadowed = append(res.Shadowed, out.outside...) // S43: before the filters
-			for i := range out.skills {
-				m.offer(&out.skills[i], enabled, false)
-			}
+			found += len(out.skills)
+			roots = append(roots, scanned{p: p, spec: item.spec, out: out})
 		}
 	}
+	custom := make([]scanned, 0, len(opts.CustomDirectories))
 	for _, dir := range opts.CustomDirectories { // S26
-		root := customRoot(dir, cwd, home)
-		out := scanRoot(fsys, scanSpec{root: root, provider: "custom", providerName: "Custom", level: "user",
-			requireDescription: true, scope: home})
+		spec := scanSpec{root: customRoot(dir, cwd, home), provider: "custom", providerName: "Custom", level: "user",
+			requireDescription: true, scope: home}
+		out := scanRoot(fsys, spec)
+		found += len(out.skills)
+		custom = append(custom, scanned{spec: spec, out: out})
+	}
+
+	res.Skills = make([]Skill, 0, found)
+	m := merger{res: res, opts: &opts, byName: make(map[string]string, found), byReal: make(map[string]string, found)}
+	m.ignored = m.compileGlobs(opts.IgnoredSkills, "ignoredSkills")
+	m.included = m.compileGlobs(opts.IncludeSkills, "includeSkills")
+	for i := range roots {
+		r := &roots[i]
+		if r.warning != "" {
+			// A provider-level warning is heard when any level of the
+			// provider is on, like its roots' warnings.
+			if sourceEnabled(opts, r.p.id, "user") || sourceEnabled(opts, r.p.id, "project") {
+				res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + r.warning})
+			}
+			continue
+		}
+		out := &r.out
+		enabled := sourceEnabled(opts, r.spec.provider, r.spec.level)
+		if enabled { // warnings of a source the user turned off are noise
+			if out.rootWarning != "" {
+				res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + out.rootWarning})
+			}
+			for _, w := range out.fileWarnings {
+				res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + w.Message})
+			}
+		}
+		res.Shadowed = append(res.Shadowed, out.outside...) // S43: before the filters
+		for i := range out.skills {
+			m.offer(&out.skills[i], enabled, false)
+		}
+	}
+	for i := range custom {
+		c := &custom[i]
+		out := &c.out
 		if out.rootWarning != "" {
-			res.Warnings = append(res.Warnings, Warning{root, out.rootWarning})
+			res.Warnings = append(res.Warnings, Warning{c.spec.root, out.rootWarning})
 		}
 		res.Warnings = append(res.Warnings, out.fileWarnings...)
 		res.Shadowed = append(res.Shadowed, out.outside...)

@@ -79,7 +79,13 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		within = &withinPrefixFS{FS: fsys, cr: cr}
 	}
 	trust := []string{spec.root, spec.scope}
-	out.skills = make([]Skill, 0, min(len(entries), 1024))
+	candidates := 0 // the entries that may hold a skill: room for them all, allocated once
+	for _, e := range entries {
+		if (e.Type == TypeDir || e.Type == TypeSymlink) && !strings.HasPrefix(e.Name, ".") {
+			candidates++
+		}
+	}
+	out.skills = make([]Skill, 0, candidates)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name, ".") {
 			continue
