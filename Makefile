@@ -2,7 +2,7 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js bench-peers
+.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js bench-peers profile-js profile-go
 
 ## test: everything CI runs (format, vet, purity, all test suites): Go
 ## native and wazero (test-go), Node, Deno and Bun (test-js), Wasmtime
@@ -178,6 +178,30 @@ bench-js: wasm $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
 	@mkdir -p docs/bench
 	bash -o pipefail -c 'node js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold $(BENCH_COLD) | tee docs/bench/js.md'
 	bash -o pipefail -c '$(abspath $(DENO)) run -A js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold 0 | tee docs/bench/js-deno.md'
+
+## profile-js: V8's CPU profile of warm discovery in Node (js/bench/profile.mjs),
+## the module built with its name section so wasm frames carry Go's names;
+## writes build/prof/discover.cpuprofile and its top entries to docs/bench/profile-js.md
+PROFILE_SIZE ?= 1000
+profile-js: wasm
+	@mkdir -p docs/bench
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) -buildmode=c-shared -trimpath -buildvcs=false -o build/skilldex-prof.wasm ./wasm
+	bash -o pipefail -c 'node js/bench/profile.mjs --wasm build/skilldex-prof.wasm --size $(PROFILE_SIZE) --top 15 | tee docs/bench/profile-js.md'
+
+## profile-go: Go's pprof of native discovery (BenchmarkDiscover/osfs): the
+## engine's functions by cumulative time and the top allocation sites, to
+## docs/bench/profile-go.md
+profile-go:
+	@mkdir -p build/prof docs/bench
+	$(GO) test -c -o build/core.bench ./core
+	cd build/prof && ../core.bench -test.run '^$$' -test.bench 'Discover/osfs' -test.benchtime 100x -test.benchmem \
+		-test.cpuprofile go.cpu -test.memprofile go.mem -test.memprofilerate 4096 | grep '^Benchmark' > go.txt
+	@{ echo 'Go pprof of native discovery: `make profile-go`, BenchmarkDiscover/osfs (1000 skills, 100 calls):'; \
+	  echo; echo '```'; cat build/prof/go.txt; echo '```'; echo; echo "By cumulative time, the engine's functions:"; echo; echo '```'; \
+	  $(GO) tool pprof -top -cum -focus skilldex -nodecount 60 build/core.bench build/prof/go.cpu 2>/dev/null | grep -E 'flat%|skilldex|os\.|syscall\.|mallocgc' | head -24; \
+	  echo '```'; echo; echo 'By allocated bytes:'; echo; echo '```'; \
+	  $(GO) tool pprof -sample_index=alloc_space -top -nodecount 12 build/core.bench build/prof/go.mem 2>/dev/null | sed -n 5,18p | cut -c1-160; \
+	  echo '```'; } | tee docs/bench/profile-go.md
 
 ## bench-peers: skilldex, oh-my-pi (Bun), pi-mono and the plain JS loop side by
 ## side on the same generated workspaces (js/bench/peers.mjs; the peers are

@@ -6,7 +6,8 @@
 // line that holds it.
 //
 // Its second test holds the README's Performance table to the output of
-// the last `make bench` (docs/bench/go.md and js.md): every measured
+// the last `make bench` (docs/bench/*.md: go.md, js.md, js-deno.md, and
+// peers.md and profile-*.md from bench-peers and profile-*): every measured
 // figure must be there, so the README cannot claim numbers no bench
 // produced.
 package references

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -105,15 +106,20 @@ var decimal = regexp.MustCompile(`\d+\.\d+`)
 
 // TestReadmeFigures: every figure of the README's Performance table (its
 // "measured" column) is in the output of the last `make bench`, which the
-// Makefile writes to docs/bench/.
+// Makefile writes to docs/bench/ (make bench, bench-peers, profile-js and
+// profile-go each write their own file there).
 func TestReadmeFigures(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var bench []byte
-	for _, f := range []string{"go.md", "js.md"} {
-		b, err := os.ReadFile("../../docs/bench/" + f)
+	files, err := filepath.Glob("../../docs/bench/*.md") // go.md, js.md, js-deno.md, peers.md, profile-*.md
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no docs/bench/*.md: run make bench (%v)", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
