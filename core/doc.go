@@ -129,6 +129,9 @@
 //   - S40: [Validate] reports [Diagnostic]s with the codes listed at the
 //     Diag constants (missing-skill-md, invalid-yaml, name-charset, ...).
 //   - S41: [Explain] tells where a name was found and why each copy lost.
+//   - S51: validate accepts allowed-tools as a string or a list of strings,
+//     reports a non-string metadata value as a warning with a fix for its
+//     kind, and validates a skills root skill folder by skill folder.
 //   - S52: a name loss says which rule decided: provider priority, the
 //     provider's level order (user or project first), closer to cwd, the
 //     provider's folder order (~/.agent before ~/.agents), custom

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -30,6 +31,7 @@ const (
 	DiagNameType            = "name-type"            // error: not a string
 	DiagNameLength          = "name-length"          // error: not 1 to 64 characters
 	DiagNameCharset         = "name-charset"         // error: not only a-z, 0-9 and -
+	DiagNameFormat          = "name-format"          // error: white space in the name (S49: commands still work, other tools' may not)
 	DiagNameHyphen          = "name-hyphen"          // error: leading, trailing or doubled -
 	DiagNameMismatch        = "name-mismatch"        // error: not the directory's name
 	DiagDescriptionMissing  = "description-missing"  // error: absent, null or blank
@@ -38,7 +40,8 @@ const (
 	DiagControlCharacter    = "control-character"    // error: a control character in name or description (S45)
 	DiagCompatibilityType   = "compatibility-type"   // error: not a string
 	DiagCompatibilityLength = "compatibility-length" // error: over 500 characters
-	DiagMetadataType        = "metadata-type"        // error: not a mapping of strings to strings
+	DiagMetadataType        = "metadata-type"        // error: not a mapping
+	DiagMetadataValue       = "metadata-value"       // warning: a value inside metadata that is not a string (S51)
 	DiagFieldType           = "field-type"           // error or warning: a known field of the wrong type
 	DiagDisabled            = "disabled"             // warning: enabled: false, the skill never loads (S9)
 	DiagUnknownKey          = "unknown-key"          // info: not an Agent Skills or skilldex field
@@ -54,10 +57,13 @@ type Diagnostic struct {
 	Line     int // 1-based line in SKILL.md (after S4 decoding); 0 when none applies
 }
 
-// Validation is what [Validate] returns.
+// Validation is what [Validate] returns. For a skills root (S51), Dir
+// is the root, Diagnostics is empty and Skills holds one Validation per
+// skill folder below it; Skills is nil otherwise.
 type Validation struct {
 	Dir         string
 	Diagnostics []Diagnostic
+	Skills      []Validation
 }
 
 // Agent Skills specification limits.
@@ -75,6 +81,13 @@ const (
 // returned only when skillDir is not absolute (INVALID_ARGUMENT) or is not
 // an existing directory (NOT_FOUND).
 //
+// A skills root (S51): when skillDir holds no SKILL.md (in any case) but
+// some of its entries are skill folders, each is validated as a skill and
+// the result lists them in Skills, in S15 order of their folder names,
+// with nothing about the root itself. The entries are those discovery
+// would scan (S11): not hidden, a folder or a link to one, holding a
+// SKILL.md that is a file or a link to one.
+//
 // Lengths count characters (Unicode code points). Frontmatter diagnostics
 // carry the line of the key concerned (its last occurrence), or, for a
 // missing key, the line of the opening ---. The checks, by code:
@@ -90,7 +103,8 @@ const (
 //     is the S7 warning (reason and fix) and line its line.
 //   - frontmatter-warning (warning): any other warning of [ParseSkillFile].
 //   - name-missing, name-type, name-length, name-charset (with a suggested
-//     name), name-hyphen, name-mismatch (error): name is 1-64 characters
+//     name), name-format (white space, S49; instead of name-charset),
+//     name-hyphen, name-mismatch (error): name is 1-64 characters
 //     of a-z, 0-9 and -, with no leading, trailing or doubled -, and equal
 //     to the base name of skillDir as given (a link keeps its own name, as
 //     in S11).
@@ -100,15 +114,23 @@ const (
 //     control character other than TAB and LF, or DEL, which discovery
 //     shows as U+FFFD (S45).
 //   - compatibility-type, compatibility-length (error): at most 500.
-//   - metadata-type (error): metadata maps strings to strings.
-//   - field-type: license and allowed-tools must be strings (error);
+//   - metadata-type (error): metadata is a mapping; metadata-value
+//     (warning, S51): a value in it that is not a string, with a fix for
+//     its kind (quote a number or boolean; give a null a value; join a
+//     list into one string; flatten a mapping).
+//   - field-type: license must be a string and allowed-tools a string or
+//     a list of strings, as Claude Code and the Agent Skills reference
+//     validators accept (S51) (error);
 //     skilldex's globs and contexts must be lists of strings, alwaysApply
-//     (or always-apply) and enabled booleans (warning: S8 ignores them).
+//     (or always-apply), enabled, disable-model-invocation and
+//     user-invocable booleans (warning: S8 and S47 ignore them).
 //   - disabled (warning): enabled: false, so discovery skips the skill.
 //   - unknown-key (info): a top-level key that is neither an Agent Skills
 //     field (name, description, license, compatibility, metadata,
-//     allowed-tools) nor a skilldex one (globs, contexts, alwaysApply,
-//     always-apply, enabled).
+//     allowed-tools), nor a skilldex one (globs, contexts, alwaysApply,
+//     always-apply, enabled), nor one of Claude Code's (disable-model-
+//     invocation and user-invocable, which S47 reads and must be booleans
+//     (field-type warning), argument-hint, model).
 //   - empty-body (warning): nothing after the frontmatter.
 //   - nested-skill-md (warning): a SKILL.md in a subdirectory (searched as
 //     [ListFiles] walks: hidden entries skipped, 8 levels, links only inside
@@ -129,10 +151,60 @@ func Validate(fsys FS, skillDir string) (*Validation, error) {
 	if t != TypeDir {
 		return nil, errorf(CodeNotFound, "Not a directory: "+dir)
 	}
+	if children := skillFolders(fsys, dir); children != nil { // S51
+		root := &Validation{Dir: dir, Diagnostics: []Diagnostic{}, Skills: make([]Validation, 0, len(children))}
+		for _, c := range children {
+			root.Skills = append(root.Skills, *validateSkill(fsys, c))
+		}
+		return root, nil
+	}
+	return validateSkill(fsys, dir), nil
+}
+
+// validateSkill checks the skill folder dir (clean, absolute, a directory).
+func validateSkill(fsys FS, dir string) *Validation {
 	v := &validator{fsys: fsys, dir: dir, out: &Validation{Dir: dir, Diagnostics: []Diagnostic{}}}
 	v.checkFile()
 	v.checkNested()
-	return v.out, nil
+	return v.out
+}
+
+// skillFolders returns the skill folders of dir in S15 order of their
+// names when dir is a skills root (S51): dir holds no SKILL.md, in any
+// case, and at least one entry is a skill folder as discovery scans them
+// (S11). Otherwise nil.
+func skillFolders(fsys FS, dir string) []string {
+	entries, err := fsys.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.EqualFold(e.Name, "SKILL.md") {
+			return nil // a skill, perhaps with a misnamed SKILL.md: checkFile says so
+		}
+		if strings.HasPrefix(e.Name, ".") || e.Type != TypeDir && e.Type != TypeSymlink {
+			continue
+		}
+		child := path.Join(dir, e.Name)
+		if e.Type == TypeSymlink {
+			if t, err := fsys.Stat(child); err != nil || t != TypeDir {
+				continue
+			}
+		}
+		if t, err := fsys.Stat(child + "/SKILL.md"); err == nil && t == TypeFile {
+			names = append(names, e.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.SortFunc(names, func(a, b string) int { return compareS15(a, "", b, "") })
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = path.Join(dir, n)
+	}
+	return out
 }
 
 type validator struct {
@@ -248,13 +320,21 @@ func (v *validator) checkFields(fm *Map) {
 				" characters; the limit is 500", v.keyLine("compatibility"))
 		}
 	}
-	// license, allowed-tools
-	for _, k := range []string{"license", "allowed-tools"} {
-		if x, ok := fm.Get(k); ok {
-			if _, isStr := x.(string); !isStr {
-				v.add(DiagFieldType, SeverityError, k+" must be a string, not "+valueKind(x), v.keyLine(k))
+	// license, allowed-tools (S51: a list of strings too, as clients accept)
+	if x, ok := fm.Get("license"); ok && !isString(x) {
+		v.add(DiagFieldType, SeverityError, "license must be a string, not "+valueKind(x), v.keyLine("license"))
+	}
+	if x, ok := fm.Get("allowed-tools"); ok && !isString(x) && stringList(fm, "allowed-tools") == nil {
+		what := "not " + valueKind(x)
+		if list, isList := x.([]Value); isList {
+			for _, e := range list {
+				if !isString(e) {
+					what = "and an item is " + valueKind(e)
+					break
+				}
 			}
 		}
+		v.add(DiagFieldType, SeverityError, "allowed-tools must be a string or a list of strings, "+what, v.keyLine("allowed-tools"))
 	}
 	// metadata
 	if mv, ok := fm.Get("metadata"); ok {
@@ -263,8 +343,9 @@ func (v *validator) checkFields(fm *Map) {
 		} else {
 			for _, k := range m.Keys() {
 				if x, _ := m.Get(k); !isString(x) {
-					v.add(DiagMetadataType, SeverityError, "metadata."+k+" must be a string, not "+valueKind(x)+
-						"; quote the value", v.keyLine("metadata"))
+					v.add(DiagMetadataValue, SeverityWarning, "metadata."+k+" is "+valueKind(x)+
+						"; the Agent Skills spec maps strings to strings, so other tools may drop it: "+metadataFix(k, x),
+						v.keyLine("metadata"))
 				}
 			}
 		}
@@ -286,7 +367,7 @@ func (v *validator) checkFields(fm *Map) {
 		}
 		v.add(DiagFieldType, SeverityWarning, k+" must be a list of strings, "+what+"; it is ignored", v.keyLine(k))
 	}
-	for _, k := range []string{"alwaysApply", "always-apply"} {
+	for _, k := range []string{"alwaysApply", "always-apply", "disable-model-invocation", "user-invocable"} {
 		if x, ok := fm.Get(k); ok {
 			if _, isBool := x.(bool); !isBool {
 				v.add(DiagFieldType, SeverityWarning, k+" must be true or false, not "+valueKind(x)+"; it is ignored", v.keyLine(k))
@@ -320,7 +401,14 @@ func (v *validator) checkName(name, dirName string) {
 	if n == 0 || n > maxNameLen {
 		v.add(DiagNameLength, SeverityError, "name is "+strconv.Itoa(n)+" characters; it must be 1 to 64", line)
 	}
-	if n > 0 && !validNameChars(name) {
+	if strings.IndexFunc(name, unicode.IsSpace) >= 0 { // S49
+		msg := `name "` + name + `" holds white space; skilldex matches /skill:` + name +
+			` and skill:// URLs need it percent-encoded, and other tools reject it`
+		if s := suggestName(name); s != "" {
+			msg += `; try "` + s + `"`
+		}
+		v.add(DiagNameFormat, SeverityError, msg, line)
+	} else if n > 0 && !validNameChars(name) {
 		msg := `name "` + name + `" may contain only lowercase letters a-z, digits and -`
 		if s := suggestName(name); s != "" && s != name {
 			msg += `; try "` + s + `"`
@@ -373,10 +461,25 @@ func suggestName(s string) string {
 	return out
 }
 
+// metadataFix is the fix for a metadata value x that is not a string
+// (S51): what to write depends on what x is.
+func metadataFix(k string, x Value) string {
+	switch x.(type) {
+	case nil:
+		return "give it a value (" + k + `: "…") or remove the key`
+	case []Value:
+		return `write the items as one string (` + k + `: "a, b"), or move the list to a top-level key`
+	case *Map:
+		return "flatten it into keys of metadata (" + k + `-<key>: "…")`
+	}
+	return "quote the value so it is the text as written (" + k + `: "…")`
+}
+
 func knownFrontmatterKey(k string) bool {
 	switch k {
 	case "name", "description", "license", "compatibility", "metadata", "allowed-tools", // Agent Skills
-		"globs", "contexts", "alwaysApply", "always-apply", "enabled": // skilldex (S8, S9)
+		"globs", "contexts", "alwaysApply", "always-apply", "enabled", // skilldex (S8, S9)
+		"disable-model-invocation", "user-invocable", "argument-hint", "model": // Claude Code (S47)
 		return true
 	}
 	return false

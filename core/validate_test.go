@@ -45,7 +45,7 @@ func TestValidate(t *testing.T) {
 		{"nesting limit", "/s/x", map[string]string{"/s/x/SKILL.md": "---\nname: x\ndescription: d\nk: " + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "\n---\nB\n"},
 			[]string{"frontmatter-limit error 4"}},
 		{"metadata values", "/s/x", map[string]string{"/s/x/SKILL.md": "---\nname: x\ndescription: d\nmetadata:\n  v: 1\n  ok: s\n  l: [a]\n---\nB\n"},
-			[]string{"metadata-type error 4", "metadata-type error 4"}},
+			[]string{"metadata-value warning 4", "metadata-value warning 4"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -238,6 +238,8 @@ export interface Diagnostic {
 export interface Validation {
   dir: string;
   diagnostics: Diagnostic[];
+  /** SPEC S51: for a skills root (no SKILL.md, skill folders below), one Validation per skill folder. */
+  skills?: Validation[];
 }
 
 export interface Candidate {

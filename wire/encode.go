@@ -369,10 +369,17 @@ func warningsSizeHint(list []core.Warning) int {
 // (SPEC section 12).
 func appendValidation(b []byte, r *core.Validation) []byte {
 	w := newWriter(b)
+	w.validation(r)
+	return w.B
+}
+
+// validation writes {"dir","diagnostics",["skills"]}; "skills" only for a
+// skills root (S51).
+func (w *writer) validation(r *core.Validation) {
 	w.Raw(`{"dir":`)
 	w.Str(r.Dir)
 	w.Raw(`,"diagnostics":`)
-	list(&w, r.Diagnostics, func(w *writer, d *core.Diagnostic) {
+	list(w, r.Diagnostics, func(w *writer, d *core.Diagnostic) {
 		w.Raw(`{"code":`)
 		w.Str(d.Code)
 		w.Raw(`,"severity":`)
@@ -385,6 +392,9 @@ func appendValidation(b []byte, r *core.Validation) []byte {
 		}
 		w.Byte('}')
 	})
+	if r.Skills != nil {
+		w.Raw(`,"skills":`)
+		list(w, r.Skills, (*writer).validation)
+	}
 	w.Byte('}')
-	return w.B
 }
