@@ -6,6 +6,20 @@
 //
 // Exit status: 0 success, 1 the operation failed (message on stderr, or the
 // error object on stdout with --json), 2 a usage error.
+//
+// What a person at a terminal sees (the --json output is the engine's JSON,
+// unchanged):
+//   - Every name, description, path and message is printed with its control
+//     characters escaped (C0 and C1 controls, DEL, and the bidirectional
+//     overrides become \xHH or \uHHHH), so a skill cannot move the cursor,
+//     clear the screen, retitle the window or write the clipboard. Tables
+//     get one-line cells (tabs and newlines escaped too); file contents
+//     (read, expand, context, prompt) keep their newlines and tabs, and are
+//     escaped only when they go to a terminal, so a pipe gets the exact text.
+//   - Descriptions in tables are cut with "…" to the terminal's width when
+//     stdout is a terminal, or to $COLUMNS when it is set; --wide prints them
+//     whole.
+//   - Warnings go to stderr.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +32,8 @@ const USAGE = `usage: skilldex <command> [arguments] [flags]
 
 commands:
   list                 the skills discovered for --cwd and --home
+                         --all: also the skills not loaded, with the reason
+                         --wide: descriptions whole, not cut to the terminal
   read <skill-url>     the content of a skill:// URL
   files <name>         the files of a skill
   prompt               the system-prompt block listing the skills
@@ -25,22 +41,29 @@ commands:
   expand "<text>"      expand a /skill:<name> command (other text is printed unchanged)
   commands             the /skill:<name> commands, for autocompletion
   context              the XCSH.md context files, in order
-  validate <dir>       check a skill directory against the Agent Skills spec
+  validate <dir>...    check skill directories, or skills roots (a folder of
+                         skill folders), against the Agent Skills spec;
+                         exit 1 when any error is found
   explain <name>       where a skill name was found and why each copy won or lost
 
 flags:
   --cwd DIR            working directory (default: the current one)
   --home DIR           home directory (default: the user's)
   --settings FILE      JSON file with discovery options (enabled, customDirectories, ...)
-  --json               print the engine's JSON (errors as {"error":{"code","message"}})
+  --json               print the engine's JSON (errors as {"error":{"code","message"}};
+                         validate: one array of the replies)
   -h, --help           this help
   --version            the package version
 
 exit status: 0 ok, 1 the operation failed, 2 usage error`;
 
-const ARITY = { list: 0, read: 1, files: 1, prompt: 0, expand: 1, commands: 0, context: 0, validate: 1, explain: 1 };
+// [least, most] positional arguments of each command (most -1: no limit).
+const ARITY = {
+  list: [0, 0], read: [1, 1], files: [1, 1], prompt: [0, 0], expand: [1, 1], commands: [0, 0], context: [0, 0],
+  validate: [1, -1], explain: [1, 1],
+};
 const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>' };
-const PROMPT_FLAGS = ['format', 'no-read-tool', 'max-chars'];
+const COMMAND_FLAGS = { format: 'prompt', 'no-read-tool': 'prompt', 'max-chars': 'prompt', all: 'list', wide: 'list' };
 
 /** Write all of s to fd, synchronously (so process.exit loses nothing). */
 function out(fd, s) {
@@ -56,6 +79,20 @@ function out(fd, s) {
     }
   }
 }
+
+// Control characters a terminal acts on: C0 (but TAB and LF, handled by
+// the callers), DEL, C1, and the bidirectional embeddings, overrides and
+// isolates that reorder what is shown ("Trojan source").
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const hex = (c) => {
+  const n = c.codePointAt(0);
+  return n < 0x100 ? '\\x' + n.toString(16).padStart(2, '0') : '\\u' + n.toString(16).padStart(4, '0');
+};
+
+/** Text for a terminal: control characters escaped; newlines and tabs kept. */
+const safeText = (s) => String(s).replace(CONTROL, hex);
+/** One line for a terminal: control characters, tabs and newlines escaped. */
+const safe = (s) => safeText(s).replace(/[\t\n]/g, hex);
 
 class Exit extends Error {
   constructor(status, code, message) {
@@ -83,6 +120,8 @@ function parse(argv) {
         format: { type: 'string' },
         'no-read-tool': { type: 'boolean' },
         'max-chars': { type: 'string' },
+        all: { type: 'boolean' },
+        wide: { type: 'boolean' },
       },
     });
   } catch (e) {
@@ -92,11 +131,12 @@ function parse(argv) {
   if (values.help || values.version) return { values, command: null, args: [] };
   const [command, ...args] = positionals;
   if (!command) throw usage('no command given');
-  if (!(command in ARITY)) throw usage(`unknown command "${command}"`);
-  if (args.length < ARITY[command]) throw usage(`${command}: missing ${ARG_NAME[command]}`);
-  if (args.length > ARITY[command]) throw usage(`${command}: unexpected argument "${args[ARITY[command]]}"`);
-  if (command !== 'prompt') {
-    for (const f of PROMPT_FLAGS) if (values[f] !== undefined) throw usage(`--${f} is a flag of prompt only`);
+  if (!Object.hasOwn(ARITY, command)) throw usage(`unknown command "${command}"`);
+  const [least, most] = ARITY[command];
+  if (args.length < least) throw usage(`${command}: missing ${ARG_NAME[command]}`);
+  if (most >= 0 && args.length > most) throw usage(`${command}: unexpected argument "${args[most]}"`);
+  for (const [f, owner] of Object.entries(COMMAND_FLAGS)) {
+    if (values[f] !== undefined && command !== owner) throw usage(`--${f} is a flag of ${owner} only`);
   }
   if (values.format !== undefined && values.format !== 'markdown' && values.format !== 'xml') {
     throw usage(`--format must be markdown or xml, not "${values.format}"`);
@@ -133,11 +173,11 @@ function processDir(flag, what, grant, get) {
   }
 }
 
-/** The request for a command. Paths given as arguments are relative to the shell's directory. */
-function request(command, args, values) {
+/** The requests for a command. Paths given as arguments are relative to the shell's directory. */
+function requests(command, args, values) {
   // validate needs no load context: asking for it would make Deno require
   // --allow-sys=homedir for nothing (least privilege, issue 14).
-  if (command === 'validate') return { op: 'validate', dir: path.resolve(args[0]) };
+  if (command === 'validate') return args.map((dir) => ({ op: 'validate', dir: path.resolve(dir) }));
   const ctx = {
     cwd: path.resolve(values.cwd ?? processDir('--cwd', 'the working directory', 'read access to it', () => process.cwd())),
     home: path.resolve(values.home ?? processDir('--home', 'the home directory', '--allow-sys=homedir', () => os.homedir())),
@@ -145,114 +185,224 @@ function request(command, args, values) {
   };
   switch (command) {
     case 'list':
-      return { op: 'discover', ...ctx };
+      return [{ op: 'discover', ...ctx }];
     case 'read':
-      return { op: 'resolve', ...ctx, url: args[0] };
+      return [{ op: 'resolve', ...ctx, url: args[0] }];
     case 'files':
-      return { op: 'listFiles', ...ctx, name: args[0] };
+      return [{ op: 'listFiles', ...ctx, name: args[0] }];
     case 'prompt':
-      return {
+      return [{
         op: 'renderPrompt',
         ...ctx,
         format: values.format,
         readTool: values['no-read-tool'] ? false : undefined,
         maxChars: values['max-chars'] !== undefined ? Number(values['max-chars']) : undefined,
-      };
+      }];
     case 'expand':
-      return { op: 'expandCommand', ...ctx, text: args[0] };
+      return [{ op: 'expandCommand', ...ctx, text: args[0] }];
     case 'commands':
-      return { op: 'commands', ...ctx };
+      return [{ op: 'commands', ...ctx }];
     case 'context':
-      return { op: 'contextFiles', ...ctx };
+      return [{ op: 'contextFiles', ...ctx }];
     case 'explain':
-      return { op: 'explain', ...ctx, name: args[0] };
+      return [{ op: 'explain', ...ctx, name: args[0] }];
   }
+  return [];
 }
 
-/** Rows as an aligned table; the last column is not padded. */
-function table(header, rows) {
-  const all = [header, ...rows];
+/** The width to cut table cells to: the terminal's, or $COLUMNS; 0 for no cut. */
+function termWidth(wide) {
+  if (wide) return 0;
+  const env = Number(process.env.COLUMNS);
+  if (Number.isInteger(env) && env > 0) return env;
+  return process.stdout.isTTY ? process.stdout.columns || 0 : 0;
+}
+
+/** s cut to at most room characters (code points), the last one "…". */
+function cut(s, room) {
+  const chars = [...s];
+  return room > 0 && chars.length > room ? chars.slice(0, Math.max(room - 1, 0)).join('') + '…' : s;
+}
+
+/**
+ * Rows as an aligned table of safe cells; the last column is not padded, and
+ * is cut to the width left (at least 20 characters) when width is not 0.
+ */
+function table(header, rows, width = 0) {
+  const all = [header, ...rows].map((r) => r.map(safe));
+  const last = header.length - 1;
   const widths = header.map((_, i) => Math.max(...all.map((r) => [...r[i]].length)));
-  return all.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n') + '\n';
+  const used = widths.slice(0, last).reduce((a, w) => a + w + 2, 0);
+  return (
+    all
+      .map((r, n) =>
+        r
+          .map((c, i) => (i < last ? c.padEnd(widths[i] + c.length - [...c].length) : n > 0 && width ? cut(c, Math.max(20, width - used)) : c))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 const oneLine = (s) => String(s).replace(/\s+/g, ' ').trim();
-
-/** Cut s to n characters with an ellipsis, when stdout is a terminal. */
-function fit(s, used) {
-  const cols = process.stdout.isTTY ? process.stdout.columns : 0;
-  if (!cols) return s;
-  const room = Math.max(20, cols - used);
-  const chars = [...s];
-  return chars.length > room ? chars.slice(0, room - 1).join('') + '…' : s;
-}
-
-function warningsText(warnings) {
-  if (!warnings?.length) return '';
-  const lines = warnings.map((w) =>
-    w.skillPath && !w.message.includes(w.skillPath) ? `warning: ${w.skillPath}: ${w.message}` : `warning: ${w.message}`,
-  );
-  return '\n' + lines.join('\n') + '\n';
-}
-
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Human output for a successful reply; returns [stdout, stderr, status]. */
-function human(command, r, args) {
-  switch (command) {
-    case 'list': {
-      let s = '';
-      if (r.skills.length) {
-        const rows = r.skills.map((k) => [k.name, k.source, oneLine(k.description)]);
-        const nameW = Math.max(4, ...rows.map((x) => x[0].length));
-        const srcW = Math.max(6, ...rows.map((x) => x[1].length));
-        s = table(['NAME', 'SOURCE', 'DESCRIPTION'], rows.map((x) => [x[0], x[1], fit(x[2], nameW + srcW + 4)]));
+/** Warnings, one a line, for stderr. */
+function warningsText(warnings) {
+  return (warnings ?? [])
+    .map((w) => (w.skillPath && !w.message.includes(w.skillPath) ? `warning: ${safe(w.skillPath)}: ${safe(w.message)}` : `warning: ${safe(w.message)}`))
+    .map((l) => l + '\n')
+    .join('');
+}
+
+// Why a skill was not loaded (SPEC S27, S43), in a few words.
+const REASONS = {
+  name: 'name taken',
+  realpath: 'same file loaded',
+  disabled: 'disabled',
+  'source-off': 'source off',
+  ignored: 'ignored',
+  'not-included': 'not included',
+  'link-outside': 'links outside its skill',
+};
+const reasonWords = (sh) => {
+  const words = REASONS[sh.reason] ?? sh.reason;
+  return sh.winner ? `${words} by ${sh.winner}` : words;
+};
+
+/** Human output of list: [stdout, stderr]. */
+function listText(r, values) {
+  const width = termWidth(values.wide);
+  let s = '';
+  const rows = r.skills.map((k) => [k.name, k.source, oneLine(k.description)]);
+  if (values.all) {
+    for (const sh of r.shadowed) rows.push([sh.name, sh.source, `(not loaded: ${reasonWords(sh)})`]);
+    rows.sort((a, b) => (a[0].toLowerCase() < b[0].toLowerCase() ? -1 : a[0].toLowerCase() > b[0].toLowerCase() ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+  if (rows.length) s = table(['NAME', 'SOURCE', 'DESCRIPTION'], rows, width);
+  s += plural(r.skills.length, 'skill');
+  if (r.shadowed.length) {
+    s += `, ${r.shadowed.length} not loaded`;
+    if (values.all) {
+      s += ' (skilldex explain <name>)\n';
+    } else {
+      s += ' (skilldex explain <name>; list --all shows them):\n';
+      const byReason = new Map();
+      for (const sh of r.shadowed) {
+        const key = REASONS[sh.reason] ?? sh.reason;
+        if (!byReason.has(key)) byReason.set(key, []);
+        byReason.get(key).push(sh.name);
       }
-      s += `${plural(r.skills.length, 'skill')}`;
-      if (r.shadowed.length) s += `, ${r.shadowed.length} not loaded (skilldex explain <name>)`;
-      s += '\n' + warningsText(r.warnings);
-      return [s, '', 0];
+      for (const [reason, names] of byReason) {
+        const line = `  ${safe(reason)} (${names.length}): ${names.map(safe).join(', ')}`;
+        s += (width ? cut(line, width) : line) + '\n';
+      }
     }
+  } else {
+    s += '\n';
+  }
+  return [s, warningsText(r.warnings)];
+}
+
+/** Content for stdout: escaped when stdout is a terminal, exact otherwise. */
+const content = (s) => (process.stdout.isTTY ? safeText(s) : s);
+const withNewline = (s) => (s && !s.endsWith('\n') ? s + '\n' : s);
+
+/** Human output for a successful reply; returns [stdout, stderr, status]. */
+function human(command, r, args, values) {
+  switch (command) {
+    case 'list':
+      return [...listText(r, values), 0];
     case 'read':
-      return [r.content, '', 0];
+      return [content(r.content), '', 0];
     case 'files':
-      return [r.files.map((f) => f + '\n').join(''), '', 0];
+      return [r.files.map((f) => safe(f) + '\n').join(''), '', 0];
     case 'prompt': {
       let err = '';
-      if (r.omitted.length) err += `note: omitted ${r.omitted.join(', ')}\n`;
-      if (r.shortened.length) err += `note: shortened ${r.shortened.join(', ')}\n`;
-      return [r.text && !r.text.endsWith('\n') ? r.text + '\n' : r.text, err, 0];
+      if (r.omitted.length) err += `note: omitted ${r.omitted.map(safe).join(', ')}\n`;
+      if (r.shortened.length) err += `note: shortened ${r.shortened.map(safe).join(', ')}\n`;
+      return [content(withNewline(r.text)), err, 0];
     }
-    case 'expand': {
-      const text = r === null ? args[0] : r.message;
-      return [text.endsWith('\n') ? text : text + '\n', '', 0];
-    }
+    case 'expand':
+      return [content(withNewline(r === null ? args[0] : r.message)), '', 0];
     case 'commands':
-      return [r.commands.length ? table(['COMMAND', 'DESCRIPTION'], r.commands.map((c) => ['/' + c.name, oneLine(c.description)])) : '', r.commands.length ? '' : 'no skill commands\n', 0];
+      return [
+        r.commands.length ? table(['COMMAND', 'DESCRIPTION'], r.commands.map((c) => ['/' + c.name, oneLine(c.description)]), termWidth(values.wide)) : '',
+        r.commands.length ? '' : 'no skill commands\n',
+        0,
+      ];
     case 'context':
       return [
-        r.files.map((f) => `==> ${f.path} (${f.level}${f.depth === null ? '' : `, depth ${f.depth}`}) <==\n${f.content.endsWith('\n') ? f.content : f.content + '\n'}`).join('\n'),
+        r.files.map((f) => `==> ${safe(f.path)} (${f.level}${f.depth === null ? '' : `, depth ${f.depth}`}) <==\n${content(withNewline(f.content))}`).join('\n'),
         r.files.length ? '' : 'no context files\n',
         0,
       ];
-    case 'validate': {
-      const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
-      if (!r.diagnostics.length) return [`${r.dir}: ok\n`, '', 0];
-      const s = table(
-        ['SEVERITY', 'LINE', 'CODE', 'MESSAGE'],
-        r.diagnostics.map((d) => [d.severity, d.line === undefined ? '-' : String(d.line), d.code, oneLine(d.message)]),
-      );
-      return [s + `${r.dir}: ${plural(errors, 'error')}, ${plural(r.diagnostics.length - errors, 'other finding')}\n`, '', errors ? 1 : 0];
-    }
     case 'explain': {
-      let s = r.winner ? `${r.name}: loaded from ${r.winner.filePath} (${r.winner.source})\n` : `${r.name}: not loaded\n`;
+      let s = r.winner ? `${safe(r.name)}: loaded from ${safe(r.winner.filePath)} (${safe(r.winner.source)})\n` : `${safe(r.name)}: not loaded\n`;
       if (r.candidates.length) {
         s += '\n' + table(['OUTCOME', 'SOURCE', 'FILE', 'REASON'], r.candidates.map((c) => [c.outcome, c.source, c.filePath, c.reason ?? '']));
       }
       return [s, '', 0];
     }
   }
+  return ['', '', 0];
 }
+
+/**
+ * A validated directory as the person wrote it: the engine works on
+ * absolute paths, and dir lies in (or is) the directory typed as arg,
+ * resolved to base.
+ */
+function shown(dir, arg, base) {
+  if (dir !== base && !dir.startsWith(base + '/')) return dir;
+  const typed = arg.length > 1 ? arg.replace(/\/+$/, '') : arg;
+  return typed + dir.slice(base.length);
+}
+
+/**
+ * Human output of validate for the replies (one per directory given): one
+ * block per skill, then the summary line. Returns [stdout, stderr, status].
+ */
+function validateText(replies, args, reqs) {
+  let s = '';
+  let err = '';
+  let skills = 0;
+  let errors = 0;
+  let warnings = 0;
+  const block = (v, i) => {
+    skills++;
+    const e = v.diagnostics.filter((d) => d.severity === 'error').length;
+    const w = v.diagnostics.filter((d) => d.severity === 'warning').length;
+    errors += e;
+    warnings += w;
+    const counts = [e && plural(e, 'error'), w && plural(w, 'warning')].filter(Boolean).join(', ');
+    s += `${safe(shown(v.dir, args[i], reqs[i].dir))}: ${counts || 'ok'}\n`;
+    if (v.diagnostics.length) {
+      const rows = v.diagnostics.map((d) => [d.severity, d.line === undefined ? '-' : String(d.line), d.code, oneLine(d.message)]);
+      s += table(['', '', '', ''], rows).split('\n').slice(1).map((l) => (l ? '  ' + l : l)).join('\n');
+    }
+  };
+  let failed = false;
+  for (const [i, r] of replies.entries()) {
+    if (isError(r)) {
+      failed = true;
+      err += `skilldex: ${safeText(r.error.message)}\n`;
+      continue;
+    }
+    if (r.skills) {
+      for (const v of r.skills) block(v, i);
+    } else {
+      block(r, i);
+    }
+  }
+  s += `${plural(skills, 'skill')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`;
+  return [s, err, errors || failed ? 1 : 0];
+}
+
+const isError = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v)[0] === 'error';
+const hasErrors = (v) =>
+  v.diagnostics.some((d) => d.severity === 'error') || (v.skills ?? []).some((c) => c.diagnostics.some((d) => d.severity === 'error'));
 
 async function main(argv) {
   let json = argv.includes('--json');
@@ -264,27 +414,41 @@ async function main(argv) {
       const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
       return out(1, pkg.version + '\n'), 0;
     }
-    const req = request(command, args, values);
+    const reqs = requests(command, args, values);
     // Our own process only: a baseline-compiler-only V8 starts the module
-    // far sooner for one short run (docs/PERF-NOTES.md). Never done by the library.
+    // far sooner for one short run (PERF-NOTES). Never done by the library.
     if (!globalThis.Deno && !process.versions.bun) {
       const v8 = await import('node:v8');
       v8.setFlagsFromString('--liftoff-only');
     }
     const { createSkilldex } = await import('../index.js');
-    const reply = await createSkilldex().call(req);
-    const parsed = JSON.parse(reply);
-    const failed = parsed !== null && typeof parsed === 'object' && Object.keys(parsed)[0] === 'error';
+    const engine = createSkilldex();
+    const raw = [];
+    for (const req of reqs) raw.push(await engine.call(req));
+    const replies = raw.map((r) => JSON.parse(r));
+
+    if (command === 'validate') {
+      if (json) {
+        out(1, '[' + raw.join(',') + ']\n');
+        return replies.some((r) => isError(r) || hasErrors(r)) ? 1 : 0;
+      }
+      const [stdout, stderr, status] = validateText(replies, args, reqs);
+      out(1, stdout);
+      if (stderr) out(2, stderr);
+      return status;
+    }
+
+    const [reply] = raw;
+    const parsed = replies[0];
     if (json) {
       out(1, reply + '\n');
-      if (failed) return 1;
-      return command === 'validate' && parsed.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
+      return isError(parsed) ? 1 : 0;
     }
-    if (failed) {
-      out(2, `skilldex: ${parsed.error.message}\n`);
+    if (isError(parsed)) {
+      out(2, `skilldex: ${safeText(parsed.error.message)}\n`);
       return 1;
     }
-    const [stdout, stderr, status] = human(command, parsed, args);
+    const [stdout, stderr, status] = human(command, parsed, args, values);
     if (stdout) out(1, stdout);
     if (stderr) out(2, stderr);
     return status;
@@ -294,7 +458,7 @@ async function main(argv) {
     if (json) {
       out(1, JSON.stringify({ error: { code, message: e.message } }) + '\n');
     } else {
-      out(2, `skilldex: ${e.message}\n`);
+      out(2, `skilldex: ${safeText(e.message)}\n`);
       if (status === 2) out(2, 'run skilldex --help for usage\n');
     }
     return status;

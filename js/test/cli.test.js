@@ -34,8 +34,9 @@ const ctx = ['--cwd', cwd, '--home', home];
 /** Run the CLI: {status, stdout, stderr}. */
 function cli(args, opts = {}) {
   const cmd = opts.runner ?? runner;
-  // Only PATH: under Deno, handing the child the whole environment needs env access for all of it.
-  const r = spawnSync(cmd[0], [...cmd.slice(1), ...args], { encoding: 'utf8', cwd: opts.cwd ?? root, env: { PATH: process.env.PATH ?? '' } });
+  // Only PATH (and what a test sets): under Deno, handing the child the whole environment needs env access for all of it.
+  const env = { PATH: process.env.PATH ?? '', ...opts.env };
+  const r = spawnSync(cmd[0], [...cmd.slice(1), ...args], { encoding: 'utf8', cwd: opts.cwd ?? root, env });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -59,19 +60,54 @@ test('list: an aligned table, then the counts', () => {
       'lint    claude:user     Lint the code',
       'pdf     native:user     Read and fill PDF forms',
       'review  claude:project  Review a change',
+      '3 skills, 1 not loaded (skilldex explain <name>; list --all shows them):',
+      '  name taken (1): pdf',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('list: warnings go to stderr, the table stays on stdout', () => {
+  const bad = root + '/bad-settings.json';
+  fs.writeFileSync(bad, JSON.stringify({ ignoredSkills: ['[z-a]'] }));
+  const r = ok(cli(['list', ...ctx, '--settings', bad]));
+  assert.match(r.stderr, /^warning: Invalid glob pattern "\[z-a\]" in ignoredSkills/);
+  assert.doesNotMatch(r.stdout, /warning/);
+  assert.match(r.stdout, /^NAME/);
+});
+
+test('list --all: the skills not loaded are rows with their reason', () => {
+  const r = ok(cli(['list', '--all', ...ctx]));
+  assert.equal(
+    r.stdout,
+    [
+      'NAME    SOURCE          DESCRIPTION',
+      'lint    claude:user     Lint the code',
+      'pdf     native:user     Read and fill PDF forms',
+      `pdf     claude:user     (not loaded: name taken by ${home}/.xcsh/agent/skills/pdf/SKILL.md)`,
+      'review  claude:project  Review a change',
       '3 skills, 1 not loaded (skilldex explain <name>)',
       '',
     ].join('\n'),
   );
 });
 
-test('list: warnings come after the table', () => {
-  const bad = root + '/bad-settings.json';
-  fs.writeFileSync(bad, JSON.stringify({ ignoredSkills: ['[z-a]'] }));
-  const r = ok(cli(['list', ...ctx, '--settings', bad]));
-  const lines = r.stdout.trimEnd().split('\n');
-  assert.match(lines.at(-1), /^warning: Invalid glob pattern "\[z-a\]" in ignoredSkills/);
-  assert.match(lines[0], /^NAME/);
+test('list: descriptions cut to the width ($COLUMNS, or the terminal) with …, whole with --wide', () => {
+  const long = root + '/long';
+  const lhome = long + '/home';
+  const desc = 'Extract text and tables from PDF files, fill forms, merge and split documents. Use when the user mentions PDFs.';
+  fs.mkdirSync(lhome + '/.claude/skills/pdf', { recursive: true });
+  fs.writeFileSync(lhome + '/.claude/skills/pdf/SKILL.md', `---\nname: pdf\ndescription: ${desc}\n---\nBody.\n`);
+  const args = ['list', '--cwd', long, '--home', lhome];
+  const narrow = ok(cli(args, { env: { COLUMNS: '60' } }));
+  const row = narrow.stdout.split('\n')[1];
+  assert.equal([...row].length, 60, row);
+  assert.ok(row.endsWith('…'), row);
+  assert.ok(row.startsWith('pdf   claude:user  Extract text'), row);
+  const wide = ok(cli([...args, '--wide'], { env: { COLUMNS: '60' } }));
+  assert.ok(wide.stdout.includes(desc));
+  const piped = ok(cli(args)); // not a terminal, no $COLUMNS: whole
+  assert.ok(piped.stdout.includes(desc));
 });
 
 test('--json prints the engine\'s exact JSON for every command', async () => {
@@ -90,7 +126,9 @@ test('--json prints the engine\'s exact JSON for every command', async () => {
   ];
   for (const [args, req] of cases) {
     const r = ok(cli([...args, ...ctx, '--json']));
-    assert.equal(r.stdout, await raw(req), args.join(' '));
+    // validate takes many directories: its replies are one array.
+    const want = req.op === 'validate' ? '[' + (await raw(req)).trimEnd() + ']\n' : await raw(req);
+    assert.equal(r.stdout, want, args.join(' '));
   }
   assert.equal(ok(cli(['expand', 'hello', ...ctx, '--json'])).stdout, 'null\n');
 });
@@ -140,14 +178,44 @@ test('commands, context, explain: readable output', () => {
   assert.match(e, /^shadowed +claude:user +\S+\/\.claude\/skills\/pdf\/SKILL\.md +the name "pdf" was already taken/m);
 });
 
-test('validate: exit 1 when a diagnostic is an error, 0 otherwise; relative dirs', () => {
+test('validate: one block per skill, a summary, exit 1 when a diagnostic is an error; relative dirs', () => {
   const bad = cli(['validate', cwd + '/bad']);
   assert.equal(bad.status, 1);
-  assert.match(bad.stdout, /^SEVERITY +LINE +CODE +MESSAGE$/m);
-  assert.match(bad.stdout, /^error /m);
+  assert.match(bad.stdout, new RegExp(`^${cwd}/bad: 2 errors, 1 warning\n  error    2  name-charset   name "Bad_Name" may contain only`));
+  assert.match(bad.stdout, /\n  warning  -  empty-body     SKILL.md has no instructions after the frontmatter\n/);
+  assert.match(bad.stdout, /\n1 skill checked: 2 errors, 1 warning\n$/);
   assert.equal(cli(['validate', cwd + '/bad', '--json']).status, 1);
   const good = ok(cli(['validate', 'work/proj/.claude/skills/review'], { cwd: root }));
-  assert.doesNotMatch(good.stdout, /^error /m);
+  assert.equal(good.stdout, 'work/proj/.claude/skills/review: ok\n1 skill checked: 0 errors, 0 warnings\n');
+});
+
+test('validate: many directories and skills roots in one process (S51); --json is one array of the replies', async () => {
+  const dirs = [home + '/.claude/skills', cwd + '/.claude/skills/review', cwd + '/bad'];
+  const r = cli(['validate', ...dirs], { cwd: '/' }); // paths outside the shell's directory stay absolute
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(
+    r.stdout.replace(/^  .*\n/gm, ''),
+    [
+      `${home}/.claude/skills/lint: 1 warning`,
+      `${home}/.claude/skills/pdf: 1 warning`,
+      `${cwd}/.claude/skills/review: ok`,
+      `${cwd}/bad: 2 errors, 1 warning`,
+      '4 skills checked: 2 errors, 3 warnings',
+      '',
+    ].join('\n'),
+  );
+  const j = cli(['validate', ...dirs, '--json']);
+  assert.equal(j.status, 1);
+  const want = [];
+  for (const dir of dirs) want.push(JSON.parse(await raw({ op: 'validate', dir })));
+  assert.deepEqual(JSON.parse(j.stdout), want);
+  assert.equal(want[0].skills.length, 2);
+  const fine = ok(cli(['validate', home + '/.claude/skills', '--json']));
+  assert.equal(fine.stdout, '[' + (await raw({ op: 'validate', dir: home + '/.claude/skills' })).trimEnd() + ']\n');
+  const missing = cli(['validate', cwd + '/.claude/skills/review', root + '/nowhere'], { cwd: '/' });
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /^skilldex: Directory not found: .*nowhere\n$/);
+  assert.match(missing.stdout, /1 skill checked: 0 errors, 0 warnings\n$/);
 });
 
 test('--settings: options from a JSON file (S22); unreadable or invalid files fail with 1', () => {
@@ -219,4 +287,46 @@ test('Deno: without --home the CLI asks for the home directory only, and says wh
   assert.match(noPkg.stderr, /skilldex\.wasm|read access/);
   const withSys = ok(cli(['list', '--cwd', cwd, '--json'], { runner: denoRun([read, '--allow-sys=homedir']) }));
   assert.ok(JSON.parse(withSys.stdout).skills, withSys.stdout);
+});
+
+// Issue 16 item 6: what a skill's author writes (names, descriptions, folder
+// names, so paths and messages) reaches a terminal only with its control
+// characters escaped: ESC sequences (clear screen, hidden text), OSC 0
+// (window title), OSC 52 (clipboard write), C1 CSI, DEL, bidi overrides.
+test('human output escapes control characters in names, descriptions, paths and messages', () => {
+  const evil = root + '/evil';
+  const ehome = evil + '/home';
+  const skills = ehome + '/.claude/skills';
+  const osc52 = '\u001b]52;c;ZXZpbA==\u0007';
+  const folder = 'x\u001b]0;pwned\u0007'; // a folder name that retitles the window
+  fs.mkdirSync(skills + '/evil', { recursive: true });
+  fs.writeFileSync(
+    skills + '/evil/SKILL.md',
+    '---\nname: "evil\\e[2J\\u009b31m"\ndescription: "clears the screen\\e[2J\\e[8m hidden ' + osc52.replace('\u001b', '\\e').replace('\u0007', '\\a') + ' \\u202e\\x7f"\n---\nBody.\n',
+  );
+  fs.mkdirSync(skills + '/' + folder, { recursive: true });
+  fs.writeFileSync(skills + '/' + folder + '/SKILL.md', '---\nname: ok\ndescription: a: b\n---\nBody.\n'); // invalid YAML: a warning naming the path
+  fs.writeFileSync(skills + '/evil/ref.md', 'raw \u001b[2J bytes\n');
+  const ectx = ['--cwd', evil, '--home', ehome];
+  const runs = [
+    cli(['list', ...ectx]),
+    cli(['list', '--all', ...ectx]),
+    cli(['commands', ...ectx]),
+    cli(['explain', 'ok', ...ectx]),
+    cli(['files', 'ok', ...ectx]),
+    cli(['read', 'skill://nope', ...ectx]),
+    cli(['read', 'skill://nope\u001b[2J', ...ectx]),
+    cli(['validate', skills]),
+    cli(['validate', evil + '/missing\u001b[2J']),
+  ];
+  const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+  for (const r of runs) {
+    assert.doesNotMatch(r.stdout, control, r.stdout);
+    assert.doesNotMatch(r.stderr, control, r.stderr);
+  }
+  // What was escaped is still there to read, as \xHH.
+  assert.match(runs[0].stderr, /x\\x1b\]0;pwned\\x07\/SKILL\.md/);
+  assert.match(runs[8].stderr, /missing\\x1b\[2J/);
+  // A pipe gets a file's exact bytes: only a terminal gets them escaped.
+  assert.equal(ok(cli(['read', `skill://ok/SKILL.md`, ...ectx])).stdout, '---\nname: ok\ndescription: a: b\n---\nBody.\n');
 });
