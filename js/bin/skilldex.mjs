@@ -295,7 +295,7 @@ function listText(r, values) {
         byReason.get(key).push(sh.name);
       }
       for (const [reason, names] of byReason) {
-        const line = `  ${safe(reason)} (${names.length}): ${names.map(safe).join(', ')}`;
+        const line = `  ${safe(reason)} (${names.length}): ${[...new Set(names)].map(safe).join(', ')}`;
         s += (width ? cut(line, width) : line) + '\n';
       }
     }

@@ -330,3 +330,26 @@ test('human output escapes control characters in names, descriptions, paths and 
   // A pipe gets a file's exact bytes: only a terminal gets them escaped.
   assert.equal(ok(cli(['read', `skill://ok/SKILL.md`, ...ectx])).stdout, '---\nname: ok\ndescription: a: b\n---\nBody.\n');
 });
+
+// Issue 11 item 1 (S43, S44): a published collection links each provider's
+// SKILL.md to the repository's own copy (.gemini/skills, .claude/skills,
+// .agents/skills trees of links). The prompt names skill://<name>; read,
+// files and expand must serve exactly that file.
+test('a SKILL.md linked inside its repository is readable by read, files and expand', () => {
+  const repo = root + '/collection';
+  fs.mkdirSync(repo + '/.git', { recursive: true });
+  fs.mkdirSync(repo + '/skills/pdf', { recursive: true });
+  fs.writeFileSync(repo + '/skills/pdf/SKILL.md', '---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse the form tools.\n');
+  for (const tool of ['.claude', '.agents', '.gemini']) {
+    fs.mkdirSync(`${repo}/${tool}/skills/pdf`, { recursive: true });
+    fs.symlinkSync('../../../skills/pdf/SKILL.md', `${repo}/${tool}/skills/pdf/SKILL.md`);
+  }
+  const rctx = ['--cwd', repo, '--home', root + '/collection-home'];
+  assert.match(ok(cli(['list', ...rctx])).stdout, /^pdf +claude:project +Fill PDF forms\.$/m);
+  assert.equal(ok(cli(['read', 'skill://pdf', ...rctx])).stdout, '---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse the form tools.\n');
+  assert.equal(ok(cli(['files', 'pdf', ...rctx])).stdout, 'SKILL.md\n');
+  assert.equal(
+    ok(cli(['expand', '/skill:pdf form.pdf', ...rctx])).stdout,
+    `Use the form tools.\n\n---\n\nSkill: ${repo}/.claude/skills/pdf/SKILL.md\nUser: form.pdf\n`,
+  );
+});
