@@ -213,7 +213,12 @@ function requests(command, args, values) {
 /** The width to cut table cells to: the terminal's, or $COLUMNS; 0 for no cut. */
 function termWidth(wide) {
   if (wide) return 0;
-  const env = Number(process.env.COLUMNS);
+  let env = NaN;
+  try {
+    env = Number(process.env.COLUMNS);
+  } catch {
+    // Deno without --allow-env: the terminal's width only (least privilege, issue 14)
+  }
   if (Number.isInteger(env) && env > 0) return env;
   return process.stdout.isTTY ? process.stdout.columns || 0 : 0;
 }

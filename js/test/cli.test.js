@@ -99,12 +99,14 @@ test('list: descriptions cut to the width ($COLUMNS, or the terminal) with …, 
   fs.mkdirSync(lhome + '/.claude/skills/pdf', { recursive: true });
   fs.writeFileSync(lhome + '/.claude/skills/pdf/SKILL.md', `---\nname: pdf\ndescription: ${desc}\n---\nBody.\n`);
   const args = ['list', '--cwd', long, '--home', lhome];
-  const narrow = ok(cli(args, { env: { COLUMNS: '60' } }));
+  // Deno reads $COLUMNS only when allowed to (without, it uses the terminal's width alone).
+  const withEnv = globalThis.Deno ? { runner: denoRun([`--allow-read=${pkgDir},${root}`, '--allow-env=COLUMNS']) } : {};
+  const narrow = ok(cli(args, { env: { COLUMNS: '60' }, ...withEnv }));
   const row = narrow.stdout.split('\n')[1];
   assert.equal([...row].length, 60, row);
   assert.ok(row.endsWith('…'), row);
   assert.ok(row.startsWith('pdf   claude:user  Extract text'), row);
-  const wide = ok(cli([...args, '--wide'], { env: { COLUMNS: '60' } }));
+  const wide = ok(cli([...args, '--wide'], { env: { COLUMNS: '60' }, ...withEnv }));
   assert.ok(wide.stdout.includes(desc));
   const piped = ok(cli(args)); // not a terminal, no $COLUMNS: whole
   assert.ok(piped.stdout.includes(desc));
