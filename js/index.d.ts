@@ -320,6 +320,56 @@ export interface SkilldexOptions extends LoadContext {
   frontmatterWasm?: ArrayBuffer | ArrayBufferView | WebAssembly.Module | URL | (() => Promise<ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response>);
   /** Receives what the module writes to stdout/stderr (only on fatal errors). Default: kept for error messages only. */
   stderr?: (text: string) => void;
+  /**
+   * Run the module and the runtime's own node:fs in a worker thread
+   * (node:worker_threads, in Node, Deno and Bun), so that no call blocks
+   * the caller's thread; large replies are parsed a few milliseconds at a
+   * time. Same methods, results and errors as in-thread. The worker starts
+   * at the first call, is reused, never keeps the process alive while no
+   * call is waiting, and `close()` ends it. Cannot be combined with `fs`
+   * (createSkilldex throws INVALID_ARGUMENT). Default false.
+   */
+  worker?: boolean;
+}
+
+/** What changed between two discoveries of a watch: skills by name. */
+export interface SkillChange {
+  /** The new discovery (with its S54 digest). */
+  result: DiscoverResult;
+  /** Skills loaded now whose name was not loaded before. */
+  added: Skill[];
+  /** Skills loaded before whose name is not loaded now (their old objects). */
+  removed: Skill[];
+  /** Skills loaded before and now whose object changed (the new objects). */
+  changed: Skill[];
+}
+
+export interface WatchOptions {
+  /** Quiet period after the last change before discovery runs again. Default 100 ms. */
+  debounceMs?: number;
+  /**
+   * The most directories watched at once (one OS watcher each). Default
+   * 1000. Past it, skill folders that do not fit are not watched one by one
+   * (their root still is) and a discovery runs every `pollMs` instead.
+   */
+  maxWatchers?: number;
+  /** The polling period used only past maxWatchers or when the OS refuses a watcher. Default 5000 ms. */
+  pollMs?: number;
+  /** Keep the process alive while the watch is open (as fs.watch). Default true; Deno always does. */
+  persistent?: boolean;
+  /** Receives errors of later discoveries and exceptions thrown by onChange. Default: ignored. */
+  onError?: (error: unknown) => void;
+}
+
+export interface WatchHandle {
+  /** The first discovery, once the watchers are set up; rejects (and closes the watch) when it fails. */
+  readonly ready: Promise<DiscoverResult>;
+  /** The latest discovery (undefined before ready). */
+  readonly result: DiscoverResult | undefined;
+  /** The number of directories watched now. */
+  readonly watching: number;
+  /** Stop watching: every OS watcher and timer ends. */
+  close(): Promise<void>;
 }
 
 export interface EngineStats {
@@ -352,9 +402,17 @@ export interface Skilldex {
    * reject for those). Rejects only when the module crashed.
    */
   call(request: string | Request | { op: string; [field: string]: unknown }): Promise<string>;
+  /**
+   * Watch what a discovery with ctx depends on (its roots, missing roots
+   * through their nearest existing ancestor, skill folders and SKILL.md
+   * files, the plugin registry, the project's bounds), and call onChange
+   * after a quiet period whenever the discovery's digest (S54) changed.
+   * Needs the runtime's own filesystem (not a custom `fs`).
+   */
+  watch(ctx: LoadContext | undefined, onChange: (change: SkillChange) => void, opts?: WatchOptions): WatchHandle;
   /** Compile and instantiate now instead of at the first call. */
   ready(): Promise<void>;
-  /** Drop the instance (the next call creates a new one). */
+  /** Drop the instance (the next call creates a new one); in worker mode, end the worker after the calls made so far. */
   close(): Promise<void>;
   stats(): EngineStats;
 }

@@ -10,6 +10,9 @@ import { MemoryFS } from './src/memfs.js';
 // The runtime's own file, chosen by package.json "imports" conditions
 // (node, deno, bun, browser, default): each runtime loads only its code.
 import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultCwd, defaultHome } from '#platform';
+import { WorkerEngine } from './src/worker.js';
+import { startWatch, DEFAULT_MAX_WATCHERS } from './src/watch.js';
+import { recordingFS, DiscoveryTracker, watchedDiscover } from './src/deps.js';
 
 export { SkilldexError, MemoryFS };
 
@@ -82,9 +85,15 @@ function parse(reply) {
 
 /** @type {import('./index.js').createSkilldex} */
 export function createSkilldex(opts = {}) {
-  /** @type {Engine | undefined} */
+  if (opts.worker && opts.fs) {
+    throw new SkilldexError(
+      'INVALID_ARGUMENT',
+      'createSkilldex: a worker-mode engine reads files with the runtime\'s own filesystem inside its worker, and a custom fs object cannot be moved into a worker: drop `fs`, or drop `worker: true` to use it in-thread',
+    );
+  }
+  /** @type {Engine | WorkerEngine | undefined} */
   let engineRef;
-  /** @type {Promise<{engine: Engine, processDefaults: boolean}> | undefined} */
+  /** @type {Promise<{engine: Engine | WorkerEngine, processDefaults: boolean, base?: import('./index.js').FileSystem}> | undefined} */
   let setup;
   const init = () =>
     (setup ??= (async () => {
@@ -92,11 +101,13 @@ export function createSkilldex(opts = {}) {
       if (!fs) {
         const nfs = defaultFS();
         if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'no default filesystem in this runtime: pass opts.fs');
-        fs = nodeFSImpl(/** @type {any} */ (nfs));
+        if (!opts.worker) fs = nodeFSImpl(/** @type {any} */ (nfs));
       }
-      const engine = new Engine({ fs, module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr });
+      const engine = opts.worker
+        ? new WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })
+        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr });
       engineRef = engine;
-      return { engine, processDefaults: !opts.fs };
+      return { engine, processDefaults: !opts.fs, base: opts.fs ? undefined : fs };
     })());
 
   /**
@@ -121,7 +132,46 @@ export function createSkilldex(opts = {}) {
   /** @param {import('./index.js').Request} request */
   const run = async (request) => {
     const { engine } = await init();
+    if (engine instanceof WorkerEngine) return engine.callValue(JSON.stringify(request), parse);
     return parse(await engine.call(JSON.stringify(request)));
+  };
+
+  /** @type {ReturnType<typeof recordingFS> | undefined} */
+  let recorder;
+  let watches = 0;
+  /** @type {import('./index.js').Skilldex['watch']} */
+  const watch = (ctx, onChange, wopts = {}) => {
+    if (opts.fs) {
+      throw new SkilldexError('INVALID_ARGUMENT', 'watch: watching needs the runtime\'s own filesystem; this engine reads a custom fs object (create one without `fs`)');
+    }
+    const session = ++watches;
+    const max = wopts.maxWatchers ?? DEFAULT_MAX_WATCHERS;
+    const tracker = new DiscoveryTracker();
+    const nodeFS = () => {
+      const nfs = defaultFS();
+      if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'watch: no filesystem to watch in this runtime');
+      return /** @type {typeof import('node:fs')} */ (/** @type {any} */ (nfs));
+    };
+    const source = {
+      nodeFS: async () => nodeFS(),
+      discover: async () => {
+        const { engine, base } = await init();
+        const request = JSON.stringify({ op: 'discover', ...(await withCtx(ctx)) });
+        if (engine instanceof WorkerEngine) return engine.callWatched(request, session, max, parse);
+        if (!recorder) {
+          // Read through a recorder from the next instance on (deps.js); engines that never watch pay nothing.
+          recorder = recordingFS(/** @type {import('./index.js').FileSystem} */ (base));
+          engine.fs = recorder.fs;
+          await engine.close();
+        }
+        const { reply, watch } = await watchedDiscover(engine, recorder, tracker, request, nodeFS(), max);
+        return { result: parse(reply), watch };
+      },
+      end: async () => {
+        if (engineRef instanceof WorkerEngine) await engineRef.unwatch(session);
+      },
+    };
+    return startWatch(source, /** @type {any} */ (onChange), wopts);
   };
 
   /** @type {import('./index.js').Skilldex} */
@@ -138,10 +188,12 @@ export function createSkilldex(opts = {}) {
     contextFiles: async (ctx) => run({ op: 'contextFiles', ...(await withCtx(ctx)) }),
     validate: async (dir) => run({ op: 'validate', dir }),
     explain: async (name, ctx) => run({ op: 'explain', ...(await withCtx(ctx)), name }),
+    match: async (paths, ctx) => run({ op: 'match', ...(await withCtx(ctx)), paths }),
     call: async (request) => {
       const { engine } = await init();
       return engine.call(typeof request === 'string' ? request : JSON.stringify(request));
     },
+    watch,
     ready: async () => (await init()).engine.ready(),
     close: async () => {
       if (setup) await (await setup).engine.close();
@@ -189,5 +241,7 @@ export const contextFiles = (ctx) => def().contextFiles(ctx);
 export const validate = (dir) => def().validate(dir);
 /** @type {import('./index.js').explain} */
 export const explain = (name, ctx) => def().explain(name, ctx);
+/** @type {import('./index.js').match} */
+export const match = (paths, ctx) => def().match(paths, ctx);
 /** @type {import('./index.js').call} */
 export const call = (request) => def().call(request);

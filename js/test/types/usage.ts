@@ -113,4 +113,21 @@ async function notOk() {
   return [s, m, bad, t];
 }
 
-export { ok, notOk };
+async function editor() {
+  const sk = createSkilldex({ worker: true });
+  const h = sk.watch({ cwd: '/p' }, (c) => {
+    const names: string[] = c.added.map((s) => s.name).concat(c.removed.map((s) => s.name), c.changed.map((s) => s.name));
+    const n: number = c.result.skills.length;
+    return [names, n];
+  }, { debounceMs: 50, maxWatchers: 100, pollMs: 1000, persistent: false, onError: (e) => console.error(e) });
+  const first = await h.ready;
+  const w: number = h.watching;
+  await h.close();
+  // @ts-expect-error: debounceMs is a number
+  sk.watch(undefined, () => {}, { debounceMs: '50' });
+  // @ts-expect-error: worker is a boolean
+  createSkilldex({ worker: 'yes' });
+  return [first, w];
+}
+
+export { ok, notOk, editor };
