@@ -13,7 +13,7 @@ ignore (
 require (
 	// The complete frontmatter path (internal/frontmatter): finds the frontmatter (S5).
 	github.com/adrg/frontmatter v0.2.0
-	// S24 name globs (core).
+	// S24 name globs and S55 match globs (core).
 	github.com/gobwas/glob v1.1.0
 	github.com/tetratelabs/wazero v1.12.0 // used by wasmhost and runtime-test only
 	golang.org/x/sys v0.49.0 // used by fsadapter/osfs: O_PATH realpath on Linux

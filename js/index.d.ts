@@ -153,6 +153,12 @@ export interface DiscoverResult {
   skills: Skill[];
   warnings: Warning[];
   shadowed: Shadowed[];
+  /**
+   * The first 16 hex digits of the SHA-256 of this reply's JSON without
+   * digest (S54): the same tree and options give the same digest in every
+   * runtime; any change in skills, warnings or shadowed changes it.
+   */
+  digest: string;
 }
 
 export interface ScanResult {
@@ -296,7 +302,8 @@ export type Request =
   | ({ op: 'commands' } & LoadContext)
   | ({ op: 'contextFiles' } & LoadContext)
   | { op: 'validate'; dir: string }
-  | ({ op: 'explain'; name: string } & LoadContext);
+  | ({ op: 'explain'; name: string } & LoadContext)
+  | ({ op: 'match'; paths: string[] } & LoadContext);
 
 export interface SkilldexOptions extends LoadContext {
   /**
@@ -342,6 +349,22 @@ export interface SkillChange {
   removed: Skill[];
   /** Skills loaded before and now whose object changed (the new objects). */
   changed: Skill[];
+}
+
+/** One skill that applies to the paths of a match (S55). */
+export interface SkillMatch {
+  name: string;
+  /** "alwaysApply": the skill applies whatever the paths; "globs": one of its globs matched. */
+  reason: 'alwaysApply' | 'globs';
+  /** The matching paths as given, in input order; empty for alwaysApply. */
+  paths: string[];
+}
+
+export interface MatchResult {
+  /** In S15 order. */
+  skills: SkillMatch[];
+  /** One per globs pattern that does not compile (the pattern is skipped). */
+  warnings: Warning[];
 }
 
 export interface WatchOptions {
@@ -403,6 +426,14 @@ export interface Skilldex {
    */
   call(request: string | Request | { op: string; [field: string]: unknown }): Promise<string>;
   /**
+   * The skills that apply to paths (S55): every loaded skill with
+   * alwaysApply: true, and every skill whose globs match one of the paths
+   * (relative to cwd, or absolute under it; a pattern without "/" matches
+   * the base name, one with "/" the whole relative path, "**" crosses
+   * directories).
+   */
+  match(paths: string[], ctx?: LoadContext): Promise<MatchResult>;
+  /**
    * Watch what a discovery with ctx depends on (its roots, missing roots
    * through their nearest existing ancestor, skill folders and SKILL.md
    * files, the plugin registry, the project's bounds), and call onChange
@@ -430,6 +461,7 @@ export declare const commands: Skilldex['commands'];
 export declare const contextFiles: Skilldex['contextFiles'];
 export declare const validate: Skilldex['validate'];
 export declare const explain: Skilldex['explain'];
+export declare const match: Skilldex['match'];
 export declare const call: Skilldex['call'];
 
 /**

@@ -57,6 +57,8 @@ func typedCall(ctx context.Context, e *wasmhost.Engine, request []byte) (out []b
 		res, err = nilOr(e.Validate(ctx, req.Dir))
 	case "explain":
 		res, err = nilOr(e.Explain(ctx, l, req.Name))
+	case "match":
+		res, err = nilOr(e.Match(ctx, l, req.Paths))
 	default:
 		return nil, false, nil
 	}

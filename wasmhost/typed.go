@@ -268,3 +268,15 @@ func toSkills(list []skillJSON) ([]core.Skill, error) {
 	}
 	return out, nil
 }
+
+// Match says which skills apply to paths (SPEC S55), like [core.Match] on
+// the skills of l's discovery.
+func (e *Engine) Match(ctx context.Context, l Load, paths []string) (*core.MatchResult, error) {
+	req := loadRequest("match", l)
+	req.Paths = paths
+	var r core.MatchResult
+	if err := e.do(ctx, req, into(&r)); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

@@ -21,11 +21,12 @@ type Request struct {
 	Home    string  `json:"home,omitempty"`
 	Options RawJSON `json:"options,omitempty"` // decoded over core.DefaultOptions
 
-	Dir    string `json:"dir,omitempty"`    // scanDir, validate
-	Source string `json:"source,omitempty"` // scanDir: "<provider>:<level>"
-	URL    string `json:"url,omitempty"`    // resolve
-	Name   string `json:"name,omitempty"`   // listFiles, explain
-	Text   string `json:"text,omitempty"`   // expandCommand
+	Dir    string   `json:"dir,omitempty"`    // scanDir, validate
+	Source string   `json:"source,omitempty"` // scanDir: "<provider>:<level>"
+	URL    string   `json:"url,omitempty"`    // resolve
+	Name   string   `json:"name,omitempty"`   // listFiles, explain
+	Text   string   `json:"text,omitempty"`   // expandCommand
+	Paths  []string `json:"paths,omitempty"`  // match
 
 	ReadTool            *bool  `json:"readTool,omitempty"` // renderPrompt, default true
 	Format              string `json:"format,omitempty"`   // renderPrompt, default "markdown"

@@ -253,6 +253,8 @@ func decodeRequest(data []byte, req *Request) error {
 				d.str(k, v, &req.Name)
 			case "text":
 				d.str(k, v, &req.Text)
+			case "paths":
+				d.strings(k, v, &req.Paths)
 			case "readTool":
 				d.boolPtr(k, v, &req.ReadTool)
 			case "format":

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/hex"
 	"slices"
 
 	"github.com/skilldex/skilldex/core"
@@ -11,7 +12,8 @@ import (
 // operation that returns it (SPEC section 12): a *core.Result,
 // *core.ScanResult, *core.Resource, *core.FileList, *core.Prompt,
 // *core.Expansion (null when nil), *core.CommandList, *core.ContextResult,
-// *core.Validation, *core.Explanation, *core.Skill or *core.Error. Any
+// *core.Validation, *core.Explanation, *core.MatchResult, *core.Skill or
+// *core.Error. Any
 // other type is a bug in the caller, and panics.
 func AppendJSON(b []byte, v any) []byte {
 	switch v := v.(type) {
@@ -35,6 +37,8 @@ func AppendJSON(b []byte, v any) []byte {
 		return appendValidation(b, v)
 	case *core.Explanation:
 		return appendExplanation(b, v)
+	case *core.MatchResult:
+		return appendMatchResult(b, v)
 	case *core.Skill:
 		return appendSkill(b, v)
 	case *core.Error:
@@ -293,14 +297,16 @@ func list[T any](w *writer, items []T, write func(*writer, *T)) {
 	w.Byte(']')
 }
 
-// appendResult appends {"skills","warnings","shadowed"} (SPEC section 12).
+// appendResult appends {"skills","warnings","shadowed","digest"} (SPEC section
+// 12, S54).
 func appendResult(b []byte, r *core.Result) []byte {
 	n := skillsSizeHint(r.Skills) + warningsSizeHint(r.Warnings) + 64
 	for i := range r.Shadowed {
 		x := &r.Shadowed[i]
 		n += 64 + len(x.Name) + len(x.FilePath) + len(x.Source) + len(x.Reason) + len(x.Winner)
 	}
-	w := newWriter(slices.Grow(b, n))
+	start := len(b)
+	w := newWriter(slices.Grow(b, n+len(`,"digest":"0123456789abcdef"`)))
 	w.Raw(`{"skills":`)
 	list(&w, r.Skills, (*writer).skill)
 	w.Raw(`,"warnings":`)
@@ -321,6 +327,44 @@ func appendResult(b []byte, r *core.Result) []byte {
 		}
 		w.Byte('}')
 	})
+	w.Byte('}')
+	return appendDigest(w.B, start)
+}
+
+// appendDigest ends the discover reply that starts at b[start:] with its
+// digest (SPEC S54): the first 16 hex digits of the SHA-256 of the reply's
+// bytes so far, the object without "digest", as `,"digest":"…"}`.
+func appendDigest(b []byte, start int) []byte {
+	sum := sum256(b[start:])
+	b = append(b[:len(b)-1], `,"digest":"`...)
+	b = hex.AppendEncode(b, sum[:8])
+	return append(b, `"}`...)
+}
+
+// Digest is the S54 digest of a discovery: the "digest" member of its
+// discover reply, for Go programs that call core.Discover directly.
+func Digest(r *core.Result) string {
+	b := appendResult(nil, r)
+	const tail = len(`"}`)
+	return string(b[len(b)-tail-16 : len(b)-tail])
+}
+
+// appendMatchResult appends {"skills":[{"name","reason","paths"}],"warnings"}
+// (SPEC S55).
+func appendMatchResult(b []byte, r *core.MatchResult) []byte {
+	w := newWriter(b)
+	w.Raw(`{"skills":`)
+	list(&w, r.Skills, func(w *writer, m *core.SkillMatch) {
+		w.Raw(`{"name":`)
+		w.Str(m.Name)
+		w.Raw(`,"reason":`)
+		w.Str(m.Reason)
+		w.Raw(`,"paths":`)
+		list(w, m.Paths, func(w *writer, p *string) { w.Str(*p) })
+		w.Byte('}')
+	})
+	w.Raw(`,"warnings":`)
+	list(&w, r.Warnings, (*writer).warning)
 	w.Byte('}')
 	return w.B
 }

@@ -56,6 +56,9 @@ var operations = map[string]operation{
 	"explain": onSkills([]string{"name"}, func(_ core.FS, req *Request, res *core.Result) (*core.Explanation, error) {
 		return core.Explain(req.Name, res)
 	}, appendExplanation), // S41
+	"match": onSkills([]string{"paths"}, func(_ core.FS, req *Request, res *core.Result) (*core.MatchResult, error) {
+		return core.Match(res.Skills, req.Cwd, req.Paths), nil
+	}, appendMatchResult), // S55
 }
 
 // onSkills is an operation on the skills the request's load context

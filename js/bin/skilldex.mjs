@@ -45,6 +45,7 @@ commands:
                          skill folders), against the Agent Skills spec;
                          exit 1 when any error is found
   explain <name>       where a skill name was found and why each copy won or lost
+  match <path>...      the skills that apply to these files (alwaysApply, globs)
 
 flags:
   --cwd DIR            working directory (default: the current one)
@@ -60,9 +61,9 @@ exit status: 0 ok, 1 the operation failed, 2 usage error`;
 // [least, most] positional arguments of each command (most -1: no limit).
 const ARITY = {
   list: [0, 0], read: [1, 1], files: [1, 1], prompt: [0, 0], expand: [1, 1], commands: [0, 0], context: [0, 0],
-  validate: [1, -1], explain: [1, 1],
+  validate: [1, -1], explain: [1, 1], match: [1, -1],
 };
-const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>' };
+const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>' };
 const COMMAND_FLAGS = { format: 'prompt', 'no-read-tool': 'prompt', 'max-chars': 'prompt', all: 'list', wide: 'list' };
 
 /** Write all of s to fd, synchronously (so process.exit loses nothing). */
@@ -206,6 +207,8 @@ function requests(command, args, values) {
       return [{ op: 'contextFiles', ...ctx }];
     case 'explain':
       return [{ op: 'explain', ...ctx, name: args[0] }];
+    case 'match':
+      return [{ op: 'match', ...ctx, paths: args.map((a) => path.resolve(a)) }];
   }
   return [];
 }
@@ -343,6 +346,13 @@ function human(command, r, args, values) {
         r.files.length ? '' : 'no context files\n',
         0,
       ];
+    case 'match': {
+      // The reply names the absolute paths sent; show them as typed.
+      const typed = new Map(args.map((/** @type {string} */ a) => [path.resolve(a), a]));
+      const rows = r.skills.map((/** @type {any} */ m) => [m.name, m.reason, m.paths.map((/** @type {string} */ p) => typed.get(p) ?? p).join(' ')]);
+      const s = rows.length ? table(['NAME', 'REASON', 'PATHS'], rows) : 'no skill applies\n';
+      return [s, warningsText(r.warnings).trimStart(), 0];
+    }
     case 'explain': {
       let s = r.winner ? `${safe(r.name)}: loaded from ${safe(r.winner.filePath)} (${safe(r.winner.source)})\n` : `${safe(r.name)}: not loaded\n`;
       if (r.candidates.length) {

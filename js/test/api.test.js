@@ -24,7 +24,8 @@ test('ABI_VERSION is 2', () => assert.equal(ABI_VERSION, 2));
 
 test('discover: skills, warnings, shadowed (S27)', async () => {
   const r = await sk.discover();
-  assert.deepEqual(Object.keys(r), ['skills', 'warnings', 'shadowed']);
+  assert.deepEqual(Object.keys(r), ['skills', 'warnings', 'shadowed', 'digest']);
+  assert.match(r.digest, /^[0-9a-f]{16}$/); // S54
   assert.deepEqual(r.skills.map((s) => s.name), ['lint', 'pdf', 'review']);
   const pdf = r.skills.find((s) => s.name === 'pdf');
   assert.equal(pdf.source, 'native:user');
@@ -46,7 +47,8 @@ test('discover: per-call context overrides the defaults (S1, S22)', async () => 
 test('discover: no default context with a custom fs (S1)', async () => {
   const bare = createSkilldex({ fs: new MemoryFS() });
   await rejects(bare.discover(), 'INVALID_ARGUMENT');
-  assert.deepEqual(await bare.discover({ cwd: '/', home: '/h' }), { skills: [], warnings: [], shadowed: [] });
+  // S54: the digest of {"skills":[],"warnings":[],"shadowed":[]} (sha256sum of those bytes, first 16 hex digits).
+  assert.deepEqual(await bare.discover({ cwd: '/', home: '/h' }), { skills: [], warnings: [], shadowed: [], digest: '8679df201f14da45' });
 });
 
 test('scanDir (S28)', async () => {
@@ -161,7 +163,7 @@ test('call: the exact reply string, error replies included', async () => {
 test('the default filesystem is the runtime\'s, with the process\'s cwd and home', async () => {
   const def = createSkilldex();
   const r = await def.discover({ options: { enabled: false } });
-  assert.deepEqual(r, { skills: [], warnings: [], shadowed: [] });
+  assert.deepEqual(r, { skills: [], warnings: [], shadowed: [], digest: '8679df201f14da45' });
   const mod = await import('../index.js');
   assert.equal(typeof (await mod.discover({ options: { enabled: false } })).skills.length, 'number');
 });

@@ -1,0 +1,88 @@
+// match (S55) through the JS API, in-thread and in worker mode, and the
+// `skilldex match <path>...` command; the digest (S54) on discover results.
+// The rules' exact bytes are the corpus's business (s54-*, s55-*); here the
+// facade's translation is checked. Runs under node --test and deno test -A.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createSkilldex, MemoryFS, SkilldexError } from '../index.js';
+
+const skill = (name, extra) => `---\nname: ${name}\ndescription: ${name} skill\n${extra}---\nbody\n`;
+const tree = [
+  ['/w/p/.claude/skills/ts/SKILL.md', skill('ts', 'globs: ["*.ts", "src/**/*.tsx"]\n')],
+  ['/w/p/.claude/skills/always/SKILL.md', skill('always', 'alwaysApply: true\n')],
+  ['/w/p/.claude/skills/docs/SKILL.md', skill('docs', 'globs: ["/docs/*.md", "[bad"]\n')],
+  ['/w/p/.claude/skills/plain/SKILL.md', skill('plain', '')],
+];
+
+function memory() {
+  const m = new MemoryFS();
+  m.mkdir('/w/p/.git');
+  for (const [p, c] of tree) m.writeFile(p, c);
+  return m;
+}
+
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-match-')));
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+fs.mkdirSync(root + '/w/p/.git', { recursive: true });
+fs.mkdirSync(root + '/h', { recursive: true });
+for (const [p, c] of tree) {
+  fs.mkdirSync(path.dirname(root + p), { recursive: true });
+  fs.writeFileSync(root + p, c);
+}
+
+test('match: alwaysApply, base-name and path globs, a bad pattern (S55)', async () => {
+  const sk = createSkilldex({ fs: memory(), cwd: '/w/p', home: '/h' });
+  const r = await sk.match(['src/a.ts', 'docs/x.md', 'src/ui/b.tsx', '/elsewhere/c.ts', 'docs/sub/y.md']);
+  assert.deepEqual(r.skills, [
+    { name: 'always', reason: 'alwaysApply', paths: [] },
+    { name: 'docs', reason: 'globs', paths: ['docs/x.md'] },
+    { name: 'ts', reason: 'globs', paths: ['src/a.ts', 'src/ui/b.tsx'] },
+  ]);
+  assert.equal(r.warnings.length, 1);
+  assert.equal(r.warnings[0].skillPath, '/w/p/.claude/skills/docs/SKILL.md');
+  assert.match(r.warnings[0].message, /"\[bad".*docs/);
+  assert.deepEqual((await sk.match([])).skills, [{ name: 'always', reason: 'alwaysApply', paths: [] }]);
+  await assert.rejects(sk.match(['a.ts'], { cwd: 'relative' }), (e) => e instanceof SkilldexError && e.code === 'INVALID_ARGUMENT');
+  await assert.rejects(sk.call({ op: 'match', cwd: '/w/p', home: '/h', paths: 'a.ts' }).then((r) => {
+    throw new SkilldexError(JSON.parse(r).error.code, r);
+  }), (e) => e.code === 'BAD_REQUEST');
+});
+
+test('match and digest are the same in worker mode', async () => {
+  const ctx = { cwd: root + '/w/p', home: root + '/h' };
+  const a = createSkilldex(ctx);
+  const b = createSkilldex({ ...ctx, worker: true });
+  const paths = ['src/a.ts', root + '/w/p/docs/x.md'];
+  assert.deepEqual(await b.match(paths), await a.match(paths));
+  const [da, db] = [await a.discover(), await b.discover()];
+  assert.match(da.digest, /^[0-9a-f]{16}$/);
+  assert.equal(db.digest, da.digest);
+  await b.close();
+});
+
+test('skilldex match <path>...', () => {
+  const bin = fileURLToPath(new URL('../bin/skilldex.mjs', import.meta.url));
+  const runner = globalThis.Deno ? [globalThis.Deno.execPath(), 'run', '-A', bin] : [process.execPath, bin];
+  const cli = (...args) => spawnSync(runner[0], [...runner.slice(1), ...args, '--home', root + '/h'], { cwd: root + '/w/p', encoding: 'utf8' });
+  let r = cli('match', 'src/a.ts', 'docs/x.md');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^NAME\s+REASON\s+PATHS\n/);
+  assert.match(r.stdout, /\nts\s+globs\s+src\/a\.ts\n/);
+  assert.match(r.stdout, /\ndocs\s+globs\s+docs\/x\.md\n/);
+  assert.match(r.stdout, /\nalways\s+alwaysApply\n/);
+  assert.match(r.stderr, /warning: .*"\[bad"/);
+  r = cli('match', 'src/a.ts', '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.skills.find((m) => m.name === 'ts').paths, [root + '/w/p/src/a.ts']);
+  r = cli('match');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /match: missing <path>/);
+});
