@@ -2,7 +2,8 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
-.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js bench-peers profile-js profile-go
+
+.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js bench-peers profile-js profile-go bench-worker
 
 ## test: everything CI runs (format, vet, purity, all test suites): Go
 ## native and wazero (test-go), Node, Deno and Bun (test-js), Wasmtime
@@ -160,7 +161,7 @@ BENCH_SIZES ?= 100,1000,10000
 BENCH_COLD ?= 15
 
 ## bench: Go and JS benchmarks, with ratios to the syscall floors
-bench: bench-go bench-js
+bench: bench-go bench-js bench-worker
 
 bench-go:
 	@mkdir -p build
@@ -177,6 +178,7 @@ bench-go:
 bench-js: wasm $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
 	@mkdir -p docs/bench
 	bash -o pipefail -c 'node js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold $(BENCH_COLD) | tee docs/bench/js.md'
+
 	bash -o pipefail -c '$(abspath $(DENO)) run -A js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold 0 | tee docs/bench/js-deno.md'
 
 ## profile-js: V8's CPU profile of warm discovery in Node (js/bench/profile.mjs),
@@ -210,3 +212,11 @@ PEERS_SIZES ?= 1000,10000
 bench-peers: wasm
 	@mkdir -p docs/bench
 	bash -o pipefail -c 'node js/bench/peers.mjs --sizes $(PEERS_SIZES) | tee docs/bench/peers.md'
+
+# bench-worker (issue 12): the main thread's event-loop delay (p99, max)
+# during warm discoveries in worker mode against in-thread and an idle
+# baseline, and worker mode's warm discovery against in-thread.
+BENCH_WORKER_SIZES ?= 1000,10000
+bench-worker: wasm
+	@mkdir -p docs/bench
+	bash -o pipefail -c 'node js/bench/worker.mjs --sizes $(BENCH_WORKER_SIZES) | tee docs/bench/worker.md'

@@ -30,6 +30,9 @@
 //   - Node and Bun use node:fs.watch, one per directory; Deno uses one
 //     Deno.watchFs over all of them (each Deno.watchFs is an inotify
 //     instance, of which a user has only 128).
+//   - Context files (XCSH.md) are not watched: a discover result does not
+//     depend on them, so its digest cannot change with them. The first
+//     discovery's result is handle.ready, not an onChange call.
 //   - With persistent: true (the default, as fs.watch) an open watch keeps
 //     the process alive; with false it does not (Node, Bun; Deno's
 //     watchFs always does). close() ends every watcher and timer.
