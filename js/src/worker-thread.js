@@ -54,7 +54,7 @@ function syncLoader(w) {
   let m = null;
   if (typeof w === 'string') return () => null;
   if (w instanceof WebAssembly.Module) return () => w;
-  return () => (m ??= new WebAssembly.Module(w === undefined ? nodefs.readFileSync(frontmatterWasmURL) : w));
+  return () => (m ??= new WebAssembly.Module(/** @type {BufferSource} */ (w === undefined ? nodefs.readFileSync(frontmatterWasmURL) : w)));
 }
 
 const baseFS = createNodeFS(nodefs);

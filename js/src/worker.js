@@ -27,7 +27,7 @@ import { assembleReply } from './reply.js';
 
 /**
  * @typedef {{plan: import('./deps.js').WatchPlan, key: string, added: string[], removed: string[], changed: string[]}} WatchInfo
- * @typedef {{id?: number, stats?: {memoryBytes: number, instances: number, calls: number}, raw?: string,
+ * @typedef {{id?: number, stats?: import('../index.js').EngineStats, raw?: string,
  *   members?: import('./reply.js').ReplyMember[], watch?: WatchInfo | null, error?: {code?: string, name?: string, message: string}, stderr?: string}} Reply
  */
 
@@ -71,10 +71,10 @@ export class WorkerEngine {
     /** @type {Map<number, {resolve: (r: Reply) => void, reject: (e: unknown) => void}>} */
     this.pending = new Map();
     this.nextId = 1;
-    this.lastStats = { memoryBytes: 0, instances: 0, calls: 0 };
-    /** instances of workers that ended, so stats() keeps counting across them */
-    this.pastInstances = 0;
-    this.pastCalls = 0;
+    /** @type {import('../index.js').EngineStats} the current worker's engine, as of its last reply */
+    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0 };
+    /** counts of workers that ended, so stats() keeps counting across them */
+    this.past = { instances: 0, frontmatterInstances: 0, calls: 0 };
     /** @type {Set<Promise<Reply>>} calls sent and not answered, for close() */
     this.inflight = new Set();
     /** @type {Promise<unknown>} */
@@ -138,9 +138,10 @@ export class WorkerEngine {
   lost(w, e) {
     if (this.worker !== w) return;
     this.worker = null;
-    this.pastInstances += this.lastStats.instances;
-    this.pastCalls += this.lastStats.calls;
-    this.lastStats = { memoryBytes: 0, instances: 0, calls: 0 };
+    this.past.instances += this.lastStats.instances;
+    this.past.frontmatterInstances += this.lastStats.frontmatterInstances;
+    this.past.calls += this.lastStats.calls;
+    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0 };
     const err = new SkilldexError('INTERNAL', `the skilldex worker stopped: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
@@ -224,8 +225,9 @@ export class WorkerEngine {
   stats() {
     return {
       memoryBytes: this.lastStats.memoryBytes,
-      instances: this.pastInstances + this.lastStats.instances,
-      calls: this.pastCalls + this.lastStats.calls,
+      instances: this.past.instances + this.lastStats.instances,
+      frontmatterInstances: this.past.frontmatterInstances + this.lastStats.frontmatterInstances,
+      calls: this.past.calls + this.lastStats.calls,
     };
   }
 }
