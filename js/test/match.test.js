@@ -17,7 +17,7 @@ const skill = (name, extra) => `---\nname: ${name}\ndescription: ${name} skill\n
 const tree = [
   ['/w/p/.claude/skills/ts/SKILL.md', skill('ts', 'globs: ["*.ts", "src/**/*.tsx"]\n')],
   ['/w/p/.claude/skills/always/SKILL.md', skill('always', 'alwaysApply: true\n')],
-  ['/w/p/.claude/skills/docs/SKILL.md', skill('docs', 'globs: ["/docs/*.md", "[bad"]\n')],
+  ['/w/p/.claude/skills/docs/SKILL.md', skill('docs', 'globs: ["/notes/*.md", "[bad"]\n')],
   ['/w/p/.claude/skills/plain/SKILL.md', skill('plain', '')],
 ];
 
@@ -39,10 +39,10 @@ for (const [p, c] of tree) {
 
 test('match: alwaysApply, base-name and path globs, a bad pattern (S55)', async () => {
   const sk = createSkilldex({ fs: memory(), cwd: '/w/p', home: '/h' });
-  const r = await sk.match(['src/a.ts', 'docs/x.md', 'src/ui/b.tsx', '/elsewhere/c.ts', 'docs/sub/y.md']);
+  const r = await sk.match(['src/a.ts', 'notes/x.md', 'src/ui/b.tsx', '/elsewhere/c.ts', 'notes/sub/y.md']);
   assert.deepEqual(r.skills, [
     { name: 'always', reason: 'alwaysApply', paths: [] },
-    { name: 'docs', reason: 'globs', paths: ['docs/x.md'] },
+    { name: 'docs', reason: 'globs', paths: ['notes/x.md'] },
     { name: 'ts', reason: 'globs', paths: ['src/a.ts', 'src/ui/b.tsx'] },
   ]);
   assert.equal(r.warnings.length, 1);
@@ -59,7 +59,7 @@ test('match and digest are the same in worker mode', async () => {
   const ctx = { cwd: root + '/w/p', home: root + '/h' };
   const a = createSkilldex(ctx);
   const b = createSkilldex({ ...ctx, worker: true });
-  const paths = ['src/a.ts', root + '/w/p/docs/x.md'];
+  const paths = ['src/a.ts', root + '/w/p/notes/x.md'];
   assert.deepEqual(await b.match(paths), await a.match(paths));
   const [da, db] = [await a.discover(), await b.discover()];
   assert.match(da.digest, /^[0-9a-f]{16}$/);
@@ -71,11 +71,11 @@ test('skilldex match <path>...', () => {
   const bin = fileURLToPath(new URL('../bin/skilldex.mjs', import.meta.url));
   const runner = globalThis.Deno ? [globalThis.Deno.execPath(), 'run', '-A', bin] : [process.execPath, bin];
   const cli = (...args) => spawnSync(runner[0], [...runner.slice(1), ...args, '--home', root + '/h'], { cwd: root + '/w/p', encoding: 'utf8' });
-  let r = cli('match', 'src/a.ts', 'docs/x.md');
+  let r = cli('match', 'src/a.ts', 'notes/x.md');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^NAME\s+REASON\s+PATHS\n/);
   assert.match(r.stdout, /\nts\s+globs\s+src\/a\.ts\n/);
-  assert.match(r.stdout, /\ndocs\s+globs\s+docs\/x\.md\n/);
+  assert.match(r.stdout, /\ndocs\s+globs\s+notes\/x\.md\n/);
   assert.match(r.stdout, /\nalways\s+alwaysApply\n/);
   assert.match(r.stderr, /warning: .*"\[bad"/);
   r = cli('match', 'src/a.ts', '--json');
