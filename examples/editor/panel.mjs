@@ -8,6 +8,9 @@
 //	node examples/editor/panel.mjs [--cwd DIR] [--home DIR] [--debounce MS]
 //	deno run -A examples/editor/panel.mjs ...
 //
+// package.json here makes this folder a package: Deno then resolves
+// js/index.js's "#platform" import (package.json "imports") as Node does.
+//
 // Output, one line per fact (a test drives it: js/test/editor-example.test.js):
 //
 //	skill <name> (<source>): <description>     the skills at start, then "ready"
