@@ -38,6 +38,9 @@ const LATENCY_MARGIN_MS = 2000;
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-watch-')));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+// The exit script runs from here: a package.json makes the folder a package,
+// so that Deno resolves index.js's "#platform" import.
+fs.writeFileSync(path.join(tmp, 'package.json'), '{"type":"module"}\n');
 
 const skill = (name, description) => `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`;
 

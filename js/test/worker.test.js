@@ -20,6 +20,9 @@ import { diskWorkspace } from './workspace.js';
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-worker-')));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 diskWorkspace(root);
+// Scripts run from here: a package.json makes the folder a package, so that
+// Deno resolves index.js's "#platform" import (package.json "imports").
+fs.writeFileSync(path.join(root, 'package.json'), '{"type":"module"}\n');
 const cwd = root + '/work/proj';
 const home = root + '/home/u';
 
