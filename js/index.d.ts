@@ -57,6 +57,15 @@ interface FileSystemBase<P> {
    * discovery read only a SKILL.md's first 4 KiB, straight into the module.
    */
   readFileInto?(path: P, buf: Uint8Array): number;
+  /**
+   * Optional (SPEC S44): readFileInto for a regular file that must lie inside
+   * within, an absolute realpath: the filesystem checks the file it actually
+   * opened (not the path, which may have been swapped for a link) and throws
+   * an error with code 'EXDEV' when it lies outside; a directory is 'EISDIR',
+   * any other non-regular file 'EINVAL'. The default node:fs filesystem has it;
+   * without it the engine's realpath check before the read is all there is.
+   */
+  readFileWithin?(within: P, path: P, buf: Uint8Array): number;
 }
 
 export interface StringFileSystem extends FileSystemBase<string> {

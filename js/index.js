@@ -4,7 +4,7 @@
 // src/engine.js and turns error replies into SkilldexErrors. The contract is
 // index.d.ts.
 
-import { Engine, SkilldexError, compileOnce, ABI_VERSION as VERSION } from './src/engine.js';
+import { Engine, SkilldexError, compileOnce, checkFileSystem, ABI_VERSION as VERSION } from './src/engine.js';
 import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
 // The runtime's own file, chosen by package.json "imports" conditions
@@ -91,6 +91,7 @@ export function createSkilldex(opts = {}) {
       'createSkilldex: a worker-mode engine reads files with the runtime\'s own filesystem inside its worker, and a custom fs object cannot be moved into a worker: drop `fs`, or drop `worker: true` to use it in-thread',
     );
   }
+  if (opts.fs !== undefined) checkFileSystem(opts.fs); // refused at once, not at the first call
   /** @type {Engine | WorkerEngine | undefined} */
   let engineRef;
   /** @type {Promise<{engine: Engine | WorkerEngine, processDefaults: boolean, base?: import('./index.js').FileSystem}> | undefined} */

@@ -77,6 +77,23 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 	export5(abi.ImportRealpath, (*instance).realpath)
 	b.NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			const name = abi.ImportReadFileWithin
+			inst, _ := ctx.Value(ctxKey{}).(*instance)
+			checkDone(ctx, name)
+			mem := mod.Memory()
+			within := readPath(mem, name, stack)
+			path := readPath(mem, name, stack[2:])
+			e := abi.EIO
+			if inst != nil {
+				e = inst.readFileWithin(mem, within, path, uint32(stack[4]), uint32(stack[5]), uint32(stack[6]))
+				inst.traceCall(name, path, e)
+			}
+			stack[0] = uint64(e)
+		}), []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, i32x1).
+		WithParameterNames("within_ptr", "within_len", "path_ptr", "path_len", "buf_ptr", "buf_cap", "out_len_ptr").
+		Export(abi.ImportReadFileWithin)
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 			inst, _ := ctx.Value(ctxKey{}).(*instance)
 			checkDone(ctx, abi.ImportParseFrontmatter)
 			e := abi.EIO
@@ -247,6 +264,31 @@ func (inst *instance) readFile(mem api.Memory, path string, buf, bufCap, outLen 
 		return errnoOf(err)
 	}
 	return inst.putPrefix(mem, path, data, buf, bufCap, outLen)
+}
+
+// readFileWithin is read_file_within (ABI.md#read_file_within): over a
+// [core.ContainedReader] (osfs) the file opened is checked against within;
+// over any other FS (memfs, a test's wrapper) it reads as read_file does,
+// after the guest's own realpath checks.
+func (inst *instance) readFileWithin(mem api.Memory, within, path string, buf, bufCap, outLen uint32) abi.Errno {
+	const op = abi.ImportReadFileWithin
+	cr, ok := inst.e.fsys.(core.ContainedReader)
+	if !ok {
+		return inst.readFile(mem, path, buf, bufCap, outLen)
+	}
+	n, size, err := cr.ReadFileWithin(within, path, buffer(mem, op, buf, bufCap))
+	if err != nil {
+		return errnoOf(err)
+	}
+	if n < 0 || n > int(bufCap) {
+		return abi.EIO // an FS that broke its contract
+	}
+	if size > int64(n) {
+		writeU32(mem, op, outLen, clampLen(int(size)))
+		return abi.BufferTooSmall
+	}
+	writeU32(mem, op, outLen, uint32(n))
+	return abi.OK
 }
 
 // putPrefix writes the first bufCap bytes of a file read whole.

@@ -182,7 +182,7 @@ func (m *Module) Close(ctx context.Context) error {
 // instantiates the module, runs its _initialize and checks its ABI
 // version. fsys must not call the Engine back.
 func (m *Module) Instantiate(ctx context.Context, fsys core.FS) (*Engine, error) {
-	e := &Engine{m: m, fsys: fsys}
+	e := &Engine{m: m, fsys: fsys, turn: make(chan struct{}, 1)}
 	inst, err := m.instantiate(ctx, e)
 	if err != nil {
 		return nil, err
@@ -292,8 +292,9 @@ type Engine struct {
 	fsys       core.FS
 	ownsModule bool
 
-	mu     sync.Mutex
-	inst   *instance // nil after a trap, until the next call
+	mu     sync.Mutex    // guards the fields below; held only briefly
+	turn   chan struct{} // a token: the call that holds it runs (one at a time)
+	inst   *instance     // nil after a trap, until the next call
 	closed bool
 	traps  int
 }
@@ -346,6 +347,15 @@ func (e *Engine) Call(ctx context.Context, request []byte) ([]byte, error) {
 	if len(request) > abi.MaxRequest {
 		return nil, &core.Error{Code: core.CodeBadRequest, Message: fmt.Sprintf("wasmhost: request of %d bytes exceeds the %d-byte limit", len(request), abi.MaxRequest)}
 	}
+	// Wait for the running call to end, but no longer than ctx allows: a
+	// call stuck in a blocking filesystem must not hold a caller whose
+	// deadline passes forever (issue 16 item 10).
+	select {
+	case e.turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wasmhost: call not started: %w", ctx.Err())
+	}
+	defer func() { <-e.turn }()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {

@@ -38,6 +38,14 @@ func hostStat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 //go:wasmimport skilldex_host_v2 lstat
 func hostLstat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 
+// hostReadFileWithin is hostReadFile for a file that must lie inside the
+// directory within (a realpath, compared as a string): the host checks the
+// file it actually opened and answers EXDEV when it lies outside
+// (ABI.md#read_file_within, SPEC S44).
+//
+//go:wasmimport skilldex_host_v2 read_file_within
+func hostReadFileWithin(within unsafe.Pointer, withinLen uint32, path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
+
 // hostReadFile writes the first min(size, bufCap) bytes of the file at path
 // into buf (ABI.md#read_file). OK: *outLen is the file's size, all of it
 // written. BufferTooSmall: the file has more than bufCap bytes, the first
@@ -70,6 +78,7 @@ var (
 	_ core.FS               = (*FS)(nil)
 	_ core.PrefixReader     = (*FS)(nil)
 	_ core.PrefixReaderInto = (*FS)(nil)
+	_ core.ContainedReader  = (*FS)(nil)
 )
 
 // New returns an FS over the host imports.
@@ -283,4 +292,28 @@ func (f *FS) ReadFilePrefixInto(path string, buf []byte) (int, bool, error) {
 		return 0, false, err
 	}
 	return m, complete, nil
+}
+
+// ReadFileWithin reads at most len(buf) bytes of the regular file at path
+// into buf when the file the host opened lies inside within
+// ([core.ContainedReader]); size is the file's size as the host reports it
+// (more than len(buf) when the file goes on).
+func (f *FS) ReadFileWithin(within, path string, buf []byte) (int, int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.outLen = 0
+	e := hostReadFileWithin(strPtr(within), uint32(len(within)), strPtr(path), uint32(len(path)), bufPtr(buf), uint32(len(buf)), &f.outLen)
+	switch e {
+	case abi.OK:
+		if int(f.outLen) > len(buf) {
+			violation("readFile", path, "out_len exceeds buf_cap")
+		}
+		return int(f.outLen), int64(f.outLen), nil
+	case abi.BufferTooSmall:
+		if int(f.outLen) <= len(buf) {
+			violation("readFile", path, "BufferTooSmall with out_len <= buf_cap")
+		}
+		return len(buf), int64(f.outLen), nil
+	}
+	return 0, 0, fail("readFile", path, e)
 }

@@ -14,7 +14,7 @@ const WASI_MODULE = 'wasi_snapshot_preview1';
 
 /** errno table of ABI.md#errno */
 const ERRNO = /** @type {Record<string, number>} */ ({
-  ENOENT: 1, ENOTDIR: 2, EISDIR: 3, EACCES: 4, ELOOP: 5, EIO: 6, EINVAL: 7, EFBIG: 8, ENAMETOOLONG: 9, EPERM: 10,
+  ENOENT: 1, ENOTDIR: 2, EISDIR: 3, EACCES: 4, ELOOP: 5, EIO: 6, EINVAL: 7, EFBIG: 8, ENAMETOOLONG: 9, EPERM: 10, EXDEV: 11,
 });
 const EIO = 6;
 const ENOENT = 1;
@@ -41,6 +41,44 @@ export class SkilldexError extends Error {
  * A user filesystem threw something that is not an fs error (no string
  * `code`): a bug in the host. It aborts the call (see fsErrno).
  */
+const FS_METHODS = ['readDir', 'stat', 'lstat', 'readFile', 'realpath'];
+
+/** @param {string} m */
+const asyncMessage = (m) =>
+  `the filesystem's ${m} returns a promise: skilldex calls the filesystem synchronously (pass node:fs or an object of synchronous methods, not fs.promises)`;
+
+/**
+ * Refuse at once a filesystem object skilldex cannot call: a missing
+ * method, or one declared async (fs.promises), whose promises the engine
+ * could only drop (issue 16 item 13).
+ * @param {any} fs
+ */
+export function checkFileSystem(fs) {
+  if (fs === null || (typeof fs !== 'object' && typeof fs !== 'function')) {
+    throw new SkilldexError('INVALID_ARGUMENT', 'the filesystem must be an object with readDir, stat, lstat, readFile and realpath');
+  }
+  for (const m of FS_METHODS) {
+    if (typeof fs[m] !== 'function') throw new SkilldexError('INVALID_ARGUMENT', `the filesystem has no ${m} method`);
+  }
+  for (const m of [...FS_METHODS, 'readFileInto', 'readFileWithin']) {
+    if (typeof fs[m] === 'function' && fs[m].constructor?.name === 'AsyncFunction') throw new SkilldexError('INVALID_ARGUMENT', asyncMessage(m));
+  }
+}
+
+/**
+ * r, unless it is a promise: then its rejection is absorbed (no unhandled
+ * rejection) and the call fails with INVALID_ARGUMENT.
+ * @template T @param {T} r @param {string} m @returns {T}
+ */
+function notPromise(r, m) {
+  const t = /** @type {any} */ (r);
+  if (t !== null && typeof t === 'object' && typeof t.then === 'function') {
+    t.then(undefined, () => {});
+    throw new HostAbort(new SkilldexError('INVALID_ARGUMENT', asyncMessage(m)));
+  }
+  return r;
+}
+
 class HostAbort extends Error {
   /** @param {unknown} cause */
   constructor(cause) {
@@ -169,15 +207,15 @@ function hostImports(fs, memory, parseFrontmatter) {
     return 0;
   };
 
-  return {
-    stat: statImport('stat', (p) => fs.stat(p)),
-    lstat: statImport('lstat', (p) => fs.lstat(p)),
+  const imports = {
+    stat: statImport('stat', (p) => notPromise(fs.stat(p), 'stat')),
+    lstat: statImport('lstat', (p) => notPromise(fs.lstat(p), 'lstat')),
 
     read_dir(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
       (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
       try {
         enter('read_dir', p, n, ptr, cap, outLen);
-        const entries = fs.readDir(pathArg(p, n));
+        const entries = notPromise(fs.readDir(pathArg(p, n)), 'readDir');
         const names = new Array(entries.length);
         let total = 0;
         for (let i = 0; i < entries.length; i++) {
@@ -210,9 +248,9 @@ function hostImports(fs, memory, parseFrontmatter) {
         let size;
         if (typeof fs.readFileInto === 'function') {
           // Straight into guest memory: no copy, no more than cap bytes read.
-          size = fs.readFileInto(path, u8.subarray(ptr, ptr + cap));
+          size = notPromise(fs.readFileInto(path, u8.subarray(ptr, ptr + cap)), 'readFileInto');
         } else {
-          const data = bytesOf(fs.readFile(path));
+          const data = bytesOf(notPromise(fs.readFile(path), 'readFile'));
           refresh();
           u8.set(data.length > cap ? data.subarray(0, cap) : data, ptr);
           size = data.length;
@@ -229,11 +267,34 @@ function hostImports(fs, memory, parseFrontmatter) {
       }
     },
 
+    // read_file for a file that must lie inside within (ABI.md#read_file_within,
+    // SPEC S44): the filesystem checks the file it opened. One without
+    // readFileWithin (MemoryFS: nothing changes during a call) reads as
+    // read_file; the module has checked the realpath already.
+    read_file_within(/** @type {number} */ wp, /** @type {number} */ wn, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
+      if (typeof fs.readFileWithin !== 'function') return imports.read_file(p, n, ptr, cap, outLen);
+      (wp >>>= 0), (wn >>>= 0), (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
+      try {
+        enter('read_file_within', p, n, ptr, cap, outLen);
+        if (wp + wn > u8.length) throw new GuestFault('read_file_within', 'within', wp, wn, u8.length);
+        const size = notPromise(fs.readFileWithin(pathArg(wp, wn), pathArg(p, n), u8.subarray(ptr, ptr + cap)), 'readFileWithin');
+        refresh();
+        if (size > cap) {
+          dv.setUint32(outLen, Math.min(Math.max(size, cap + 1), 0xffffffff), true);
+          return BUFFER_TOO_SMALL;
+        }
+        dv.setUint32(outLen, size, true);
+        return 0;
+      } catch (e) {
+        return fsErrno(e);
+      }
+    },
+
     realpath(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
       (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
       try {
         enter('realpath', p, n, ptr, cap, outLen);
-        return put(bytesOf(fs.realpath(pathArg(p, n))), ptr, cap, outLen);
+        return put(bytesOf(notPromise(fs.realpath(pathArg(p, n)), 'realpath')), ptr, cap, outLen);
       } catch (e) {
         return fsErrno(e);
       }
@@ -255,6 +316,7 @@ function hostImports(fs, memory, parseFrontmatter) {
       return put(result, ptr, cap, outLen);
     },
   };
+  return imports;
 }
 
 /** @type {WeakMap<object, Promise<WebAssembly.Module>>} */
@@ -335,6 +397,7 @@ export class Engine {
    *   stderr?: (text: string) => void}} opts
    */
   constructor(opts) {
+    checkFileSystem(opts.fs);
     this.fs = opts.fs;
     this.getModule = opts.module;
     this.getFrontmatter = opts.frontmatter;
@@ -511,6 +574,7 @@ export class Engine {
     this.inst = null;
     this.fm = null;
     const cause = e instanceof HostAbort ? e.cause : e;
+    if (cause instanceof SkilldexError && cause.code === 'INVALID_ARGUMENT') return cause; // a filesystem that returns promises
     let msg = e instanceof HostAbort ? e.message : `the engine crashed ${when}: ${e instanceof WasiExit ? e.message : e instanceof Error ? e.message : String(e)}`;
     const tail = this.stderrTail.trim();
     if (tail) msg += `\n${tail.split('\n').slice(0, 8).join('\n')}`;

@@ -23,7 +23,8 @@ const kind = (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : s.isSymboli
  */
 export function createNodeFS(fs, opts = {}) {
   const B = globalThis.Buffer;
-  const probe = new Uint8Array(1);
+  const probe = new Uint8Array(8);
+  const encoder = new TextEncoder();
   const openFlags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
   /** @type {Buffer | null} */
@@ -52,6 +53,88 @@ export function createNodeFS(fs, opts = {}) {
   };
 
   const realpathNative = fs.realpathSync.native ?? fs.realpathSync;
+
+  /**
+   * Read the open file fd (whose fstat size is size) into buf; the file's
+   * size, more than buf.length when it goes on.
+   * @param {number} fd @param {number} size @param {Uint8Array} buf
+   */
+  const readInto = (fd, size, buf) => {
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+      if (size > 0 && got >= size) break;
+    }
+    if (got < buf.length) return got;
+    if (size > got) return size;
+    // The buffer is full and the size is unknown or equal: probe (8 bytes:
+    // some /proc files refuse smaller reads; an error counts as more).
+    try {
+      const n = fs.readSync(fd, probe, 0, probe.length, got);
+      return n === 0 ? got : Math.max(size, got + 1);
+    } catch {
+      return got + 1;
+    }
+  };
+
+  /** @param {any} a @param {any} b */
+  const sameFile = (a, b) => a.ino === b.ino && a.dev === b.dev;
+
+  /**
+   * Whether the engine path real (bytes) lies inside within (bytes or text).
+   * @param {Uint8Array} real @param {Uint8Array | string} within
+   */
+  const inside = (real, within) => {
+    const w = B.from(typeof within === 'string' ? encoder.encode(within) : within);
+    const r = B.from(real.buffer, real.byteOffset, real.byteLength);
+    if (w.length === 1 && w[0] === 0x2f) return r.length > 0 && r[0] === 0x2f;
+    return r.equals(w) || (r.length > w.length && r[w.length] === 0x2f && r.subarray(0, w.length).equals(w));
+  };
+
+  let procFD = true; // /proc/self/fd names descriptors; false once it does not
+
+  /**
+   * Whether the open file fd (stat st) lies inside within.
+   * @param {number} fd @param {any} st @param {Uint8Array | string} within @param {any} p
+   */
+  const openedWithin = (fd, st, within, p) => {
+    if (procFD) {
+      let name = null;
+      try {
+        name = /** @type {Buffer} */ (fs.readlinkSync('/proc/self/fd/' + fd, { encoding: 'buffer' }));
+      } catch {
+        procFD = false;
+      }
+      if (name) {
+        const v = virtual(name);
+        if (v === null || !inside(v, within)) return false;
+        const now = fs.lstatSync(name, { throwIfNoEntry: false });
+        return now != null && sameFile(now, st);
+      }
+    }
+    const hp = host(p);
+    const r1 = /** @type {Buffer} */ (realpathNative(hp, { encoding: 'buffer' }));
+    const v = virtual(r1);
+    if (v === null || !inside(v, within)) return false;
+    const now = fs.lstatSync(r1, { throwIfNoEntry: false });
+    if (now == null || !sameFile(now, st)) return false;
+    const r2 = /** @type {Buffer} */ (realpathNative(hp, { encoding: 'buffer' }));
+    return r2.equals(r1);
+  };
+
+  /**
+   * The engine path of a host realpath, or null outside the served tree.
+   * @param {Buffer} r
+   * @returns {Uint8Array | null}
+   */
+  const virtual = (r) => {
+    if (!root) return r;
+    if (r.length === rootLen && r.equals(root)) return B.from('/');
+    if (r.length > rootLen && r[rootLen] === 0x2f && r.subarray(0, rootLen).equals(root)) return r.subarray(rootLen);
+    return null;
+  };
 
   return {
     bytePaths: true,
@@ -87,19 +170,26 @@ export function createNodeFS(fs, opts = {}) {
       try {
         const st = fs.fstatSync(fd);
         if (st.isDirectory()) throw withCode(new Error('EISDIR: illegal operation on a directory'), 'EISDIR');
-        const size = st.size;
-        let got = 0;
-        while (got < buf.length) {
-          const n = fs.readSync(fd, buf, got, buf.length - got, got);
-          if (n === 0) break;
-          got += n;
-          if (size > 0 && got >= size) break;
-        }
-        if (got < buf.length) return got;
-        if (size > got) return size;
-        // The buffer is full and the size is unknown or equal: probe.
-        const n = fs.readSync(fd, probe, 0, 1, got);
-        return n === 0 ? got : Math.max(size, got + 1);
+        return readInto(fd, st.size, buf);
+      } finally {
+        fs.closeSync(fd);
+      }
+    },
+
+    // SPEC S44: read only when the file actually opened lies inside within
+    // (ABI.md#read_file_within). On Linux the kernel names the descriptor
+    // (/proc/self/fd), and the name must still be that same file (so a
+    // runtime whose descriptors were not the kernel's could not fool it);
+    // elsewhere the realpath, checked before and after, must be the opened
+    // file (device and inode).
+    readFileWithin(within, p, buf) {
+      const fd = fs.openSync(host(p), openFlags);
+      try {
+        const st = fs.fstatSync(fd);
+        if (st.isDirectory()) throw withCode(new Error('EISDIR: illegal operation on a directory'), 'EISDIR');
+        if (!st.isFile()) throw withCode(new Error('EINVAL: not a regular file'), 'EINVAL');
+        if (!openedWithin(fd, st, within, p)) throw withCode(new Error('EXDEV: the file opened lies outside ' + String(within)), 'EXDEV');
+        return readInto(fd, st.size, buf);
       } finally {
         fs.closeSync(fd);
       }

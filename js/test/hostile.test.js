@@ -53,3 +53,59 @@ test('720 folders of control-byte descriptions: list exits 0, the user skill is 
   for (const w of res.warnings) assert.ok(w.message.length < 1000, `a warning of ${w.message.length} characters`);
   console.log(`# 720-folder tree: list --json in ${ms} ms, ${Buffer.byteLength(r.stdout)} bytes`);
 });
+
+// A filesystem object whose methods return promises (fs.promises) gave 0
+// skills, no error, and unhandled rejections that crash Node by default.
+test('a filesystem of async methods is refused at once with INVALID_ARGUMENT (issue 16 item 13)', async () => {
+  const { createSkilldex } = await import('../index.js');
+  const asyncFS = { readDir: async () => [], stat: async () => null, lstat: async () => null, readFile: async () => new Uint8Array(), realpath: async (p) => p };
+  assert.throws(() => createSkilldex({ fs: asyncFS }), (e) => e.code === 'INVALID_ARGUMENT' && /promise/.test(e.message));
+  // Plain functions that return promises: found at the first call, which fails.
+  const promiseFS = { readDir: () => Promise.resolve([]), stat: () => Promise.reject(new Error('x')), lstat: () => Promise.resolve(null), readFile: () => Promise.resolve(new Uint8Array()), realpath: (p) => Promise.resolve(p) };
+  const sx = createSkilldex({ fs: promiseFS });
+  await assert.rejects(sx.discover({ cwd: '/w', home: '/h' }), (e) => e.code === 'INVALID_ARGUMENT' && /promise/.test(e.message));
+});
+
+// A racer swapping skill://x/ref.txt between a regular file and a link to a
+// file outside the skill: no resolve returns the outside bytes (S44; issue
+// 16 item 8: 80 of 1500 JS resolves did). The racer is another process.
+test('resolve during a link-swapping race never returns outside bytes (S44)', async () => {
+  const { createSkilldex } = await import('../index.js');
+  const dir = path.join(root, 'race');
+  const skill = path.join(dir, 'home/.claude/skills/x');
+  fs.mkdirSync(skill, { recursive: true });
+  fs.writeFileSync(path.join(skill, 'SKILL.md'), '---\ndescription: x\n---\n');
+  fs.writeFileSync(path.join(skill, 'inside.txt'), 'inside');
+  fs.writeFileSync(path.join(dir, 'outside.txt'), 'OUTSIDE');
+  const seconds = Number(process.env.SKILLDEX_RACE_SECONDS || 2);
+  const racer = `
+    const fs = require('node:fs'); const end = Date.now() + ${seconds * 1000};
+    const ref = ${JSON.stringify(path.join(skill, 'ref.txt'))}, tmp = ref + '.tmp';
+    for (let i = 0; Date.now() < end; i++) {
+      try { fs.rmSync(tmp, { force: true });
+        if (i % 2) fs.symlinkSync(${JSON.stringify(path.join(dir, 'outside.txt'))}, tmp); else fs.linkSync(${JSON.stringify(path.join(skill, 'inside.txt'))}, tmp);
+        fs.renameSync(tmp, ref); } catch {}
+    }`;
+  const sx = createSkilldex();
+  const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
+  await sx.resolve('skill://x/inside.txt', ctx); // compile and instantiate before the race
+  const { spawn } = await import('node:child_process');
+  const exe = globalThis.Deno ? 'node' : process.execPath;
+  const child = spawn(exe, ['-e', racer], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const end = Date.now() + seconds * 1000;
+  let calls = 0, served = 0;
+  while (Date.now() < end) {
+    calls++;
+    try {
+      const r = await sx.resolve('skill://x/ref.txt', ctx);
+      served++;
+      assert.ok(!r.content.includes('OUTSIDE'), `call ${calls} returned the outside file`);
+    } catch (e) {
+      if (e instanceof assert.AssertionError) { child.kill(); throw e; }
+      if (!['NOT_FOUND', 'PATH_ESCAPE'].includes(e.code)) { child.kill(); throw e; }
+    }
+  }
+  await exited;
+  console.log(`# race: ${calls} resolves, ${served} served`);
+});

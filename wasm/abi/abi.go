@@ -46,6 +46,11 @@ const (
 	ImportReadFile = "read_file" // (path_ptr, path_len, buf_ptr, buf_cap, out_len_ptr) -> errno
 	ImportRealpath = "realpath"  // (path_ptr, path_len, buf_ptr, buf_cap, out_len_ptr) -> errno
 
+	// ImportReadFileWithin is read_file that checks the file it opened
+	// lies inside a directory (ABI.md#read_file_within, SPEC S44):
+	// (within_ptr, within_len, path_ptr, path_len, buf_ptr, buf_cap, out_len_ptr) -> errno
+	ImportReadFileWithin = "read_file_within"
+
 	// ImportParseFrontmatter runs the complete frontmatter path in the
 	// frontmatter module (ABI.md#parse_frontmatter):
 	// (path_ptr, path_len, text_ptr, text_len, buf_ptr, buf_cap, out_len_ptr) -> errno
@@ -82,6 +87,7 @@ const (
 	EFBIG        Errno = 8  // a file too large to read
 	ENAMETOOLONG Errno = 9  // a path or name too long
 	EPERM        Errno = 10 // operation not permitted
+	EXDEV        Errno = 11 // read_file_within: the file opened lies outside the directory
 
 	// BufferTooSmall is not a failure of the operation: the result did not
 	// fit in buf_cap bytes, and *out_len holds the size needed. The guest
@@ -103,10 +109,11 @@ var ErrnoNames = map[Errno]string{
 	EFBIG:        "EFBIG",
 	ENAMETOOLONG: "ENAMETOOLONG",
 	EPERM:        "EPERM",
+	EXDEV:        "EXDEV",
 }
 
 // codes is ErrnoNames as an array, for the guest's hot path.
-var codes = [...]string{"", "ENOENT", "ENOTDIR", "EISDIR", "EACCES", "ELOOP", "EIO", "EINVAL", "EFBIG", "ENAMETOOLONG", "EPERM"}
+var codes = [...]string{"", "ENOENT", "ENOTDIR", "EISDIR", "EACCES", "ELOOP", "EIO", "EINVAL", "EFBIG", "ENAMETOOLONG", "EPERM", "EXDEV"}
 
 // CodeOf returns the POSIX code of a failure errno: its name in
 // [ErrnoNames], "EIO" for an errno not in the table (including [OK] and
