@@ -108,6 +108,19 @@ func newRawHost(t *testing.T, fsys core.FS) *rawHost {
 		}
 		return put(mem, data, stack)
 	})
+	// read_file_within over a memfs: read_file after the guest's own checks
+	// (ABI.md#read_file_within allows it for an in-memory filesystem).
+	add(abi.ImportReadFileWithin, 7, func(mem api.Memory, _ string, stack []uint64) abi.Errno {
+		pb, _ := mem.Read(uint32(stack[2]), uint32(stack[3]))
+		data, err := h.fsys.ReadFile(string(pb))
+		if err != nil {
+			return errno(err)
+		}
+		if c := int(uint32(stack[5])); len(data) > c {
+			mem.Write(uint32(stack[4]), data[:c])
+		}
+		return put(mem, data, stack[2:])
+	})
 	add(abi.ImportRealpath, 5, func(mem api.Memory, p string, stack []uint64) abi.Errno {
 		r, err := h.fsys.Realpath(p)
 		if err != nil {
@@ -185,7 +198,12 @@ func TestGuest_hostBreaksABI(t *testing.T) {
 		}},
 		{"read_dir BufferTooSmall not larger", abi.ImportReadDir, setOutLen(bufCap, abi.BufferTooSmall)},
 		{"realpath out_len > buf_cap", abi.ImportRealpath, setOutLen(func(s []uint64) uint32 { return bufCap(s) + 1 }, abi.OK)},
-		{"read_file BufferTooSmall not larger", abi.ImportReadFile, setOutLen(bufCap, abi.BufferTooSmall)},
+		// Discovery reads SKILL.md through read_file_within (S44): buf_cap is
+		// its sixth parameter, out_len its seventh.
+		{"read_file_within BufferTooSmall not larger", abi.ImportReadFileWithin, func(_ context.Context, mod api.Module, stack []uint64) {
+			mod.Memory().WriteUint32Le(uint32(stack[6]), uint32(stack[5]))
+			stack[0] = uint64(abi.BufferTooSmall)
+		}},
 		{"stat BufferTooSmall", abi.ImportStat, func(_ context.Context, _ api.Module, stack []uint64) { stack[0] = uint64(abi.BufferTooSmall) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
