@@ -79,7 +79,7 @@ test('resolve during a link-swapping race never returns outside bytes (S44)', as
   fs.writeFileSync(path.join(dir, 'outside.txt'), 'OUTSIDE');
   const seconds = Number(process.env.SKILLDEX_RACE_SECONDS || 2);
   const racer = `
-    const fs = require('node:fs'); const end = Date.now() + ${seconds * 1000};
+    import fs from 'node:fs'; const end = Date.now() + ${seconds * 1000};
     const ref = ${JSON.stringify(path.join(skill, 'ref.txt'))}, tmp = ref + '.tmp';
     for (let i = 0; Date.now() < end; i++) {
       try { fs.rmSync(tmp, { force: true });
@@ -90,9 +90,12 @@ test('resolve during a link-swapping race never returns outside bytes (S44)', as
   const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
   await sx.resolve('skill://x/inside.txt', ctx); // compile and instantiate before the race
   const { spawn } = await import('node:child_process');
-  const exe = globalThis.Deno ? 'node' : process.execPath;
-  const child = spawn(exe, ['-e', racer], { stdio: 'ignore' });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const [exe, ...args] = globalThis.Deno ? [globalThis.Deno.execPath(), 'eval', racer] : [process.execPath, '--input-type=module', '-e', racer];
+  const child = spawn(exe, args, { stdio: 'ignore' });
+  const exited = new Promise((resolve) => {
+    child.on('exit', resolve);
+    child.on('error', resolve);
+  });
   const end = Date.now() + seconds * 1000;
   let calls = 0, served = 0;
   while (Date.now() < end) {
