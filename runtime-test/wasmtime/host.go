@@ -428,6 +428,53 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 	if err := five(abi.ImportRealpath, e.realpath); err != nil {
 		return err
 	}
+	// read_file_within (ABI.md#read_file_within): the opened file checked
+	// against within over a core.ContainedReader, else read_file.
+	if err := linker.FuncNew(abi.HostModule, abi.ImportReadFileWithin, wasmtime.NewFuncType(i32(7), i32(1)),
+		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
+			const name = abi.ImportReadFileWithin
+			mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
+			var a [7]uint32
+			for i := range a {
+				a[i] = uint32(args[i].I32())
+			}
+			wp, wn, p, n, buf, bufCap, outLen := a[0], a[1], a[2], a[3], a[4], a[5], a[6]
+			if trap := e.check(name, mem, p, n, buf, bufCap, outLen); trap != nil {
+				return nil, trap
+			}
+			if uint64(wp)+uint64(wn) > uint64(len(mem)) {
+				return nil, e.guestFault(name, "within", uint64(wp), uint64(wn), len(mem))
+			}
+			var size int
+			var errno abi.Errno
+			_, _, trap := e.fsCall(func() (core.FileType, error) {
+				within, path, b := string(mem[wp:wp+wn]), string(mem[p:p+n]), mem[buf:buf+bufCap]
+				cr, ok := e.fsys.(core.ContainedReader)
+				if !ok {
+					size, errno = e.readFile(path, b)
+					return 0, nil
+				}
+				got, sz, err := cr.ReadFileWithin(within, path, b)
+				switch {
+				case err != nil:
+					errno = errnoOf(err)
+				case sz > int64(got):
+					size, errno = int(min(sz, math.MaxUint32)), abi.BufferTooSmall
+				default:
+					size, errno = got, abi.OK
+				}
+				return 0, nil
+			})
+			if trap != nil {
+				return nil, trap
+			}
+			if errno == abi.OK || errno == abi.BufferTooSmall {
+				binary.LittleEndian.PutUint32(mem[outLen:], uint32(min(size, math.MaxUint32)))
+			}
+			return []wasmtime.Val{wasmtime.ValI32(int32(errno))}, nil
+		}); err != nil {
+		return err
+	}
 	return linker.FuncNew(abi.HostModule, abi.ImportParseFrontmatter, wasmtime.NewFuncType(i32(7), i32(1)),
 		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
 			const name = abi.ImportParseFrontmatter
