@@ -104,7 +104,7 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 		}
 	}
 	sortSkills(res.Skills)
-	slices.SortStableFunc(res.Shadowed, func(a, b Shadowed) int {
+	sortStableFunc(res.Shadowed, func(a, b Shadowed) int {
 		return compareS15(a.Name, a.FilePath, b.Name, b.FilePath)
 	})
 	applyReplyBudget(res) // S45

@@ -224,7 +224,7 @@ func dropOrder(sorted []Skill, order []string) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
+	sortStableFunc(idx, func(a, b int) int {
 		if ra, rb := rank(&sorted[a]), rank(&sorted[b]); ra != rb {
 			return rb - ra
 		}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -57,7 +56,7 @@ func providerTable(opts Options) []provider {
 	for _, p := range opts.ExtraProviders {
 		table = append(table, dirProvider(p))
 	}
-	slices.SortStableFunc(table, func(a, b provider) int { return b.priority - a.priority })
+	sortStableFunc(table, func(a, b provider) int { return b.priority - a.priority })
 	return table
 }
 

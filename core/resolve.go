@@ -2,7 +2,6 @@ package core
 
 import (
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -387,7 +386,7 @@ func walkSkillDir(fsys FS, dir string, s *Skill) (*skillWalker, error) {
 	}
 	w := &skillWalker{fsys: fsys, realBase: realBase, skill: s, files: []string{}, seen: map[string]bool{realBase: true}}
 	w.walk(dir, "", realBase, 1, entries)
-	slices.Sort(w.files)
+	sortFunc(w.files, strings.Compare)
 	return w, nil
 }
 
@@ -404,7 +403,7 @@ type skillWalker struct {
 // skill is rel ("" or ending in "/"), whose realpath is real, and whose
 // files are at the given depth.
 func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry) {
-	slices.SortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
+	sortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	for _, e := range entries {
 		if w.truncated {
 			return

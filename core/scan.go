@@ -52,7 +52,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		return out
 	}
 	// S11: byte order of names, whatever order the host listed them in.
-	slices.SortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
+	sortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	if len(entries) > MaxRootEntries {
 		out.rootWarning = "Skills directory has " + strconv.Itoa(len(entries)) + " entries: " + spec.root +
 			" (only the first " + strconv.Itoa(MaxRootEntries) + " by name are scanned; move the rest to another skills directory)"
@@ -395,7 +395,7 @@ func sortSkills(list []Skill) {
 	if sorted {
 		return
 	}
-	slices.SortFunc(keys, func(a, b key) int {
+	sortFunc(keys, func(a, b key) int {
 		if c := compareS15Lower(a.lower, &list[a.i], b.lower, &list[b.i]); c != 0 {
 			return c
 		}

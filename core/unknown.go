@@ -1,7 +1,6 @@
 package core
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -39,7 +38,7 @@ func unknownSkill(name string, skills []Skill) *Error {
 			names = append(names, n)
 		}
 	}
-	slices.SortFunc(names, func(a, b string) int { return compareS15(a, "", b, "") })
+	sortFunc(names, func(a, b string) int { return compareS15(a, "", b, "") })
 
 	var b strings.Builder
 	b.WriteString("Unknown skill: ")
@@ -92,7 +91,7 @@ func suggestNames(typed string, names []string) []string {
 			found = append(found, candidate{rank, i})
 		}
 	}
-	slices.SortStableFunc(found, func(a, b candidate) int { return a.rank - b.rank })
+	sortStableFunc(found, func(a, b candidate) int { return a.rank - b.rank })
 	out := make([]string, 0, maxSuggestions)
 	for _, c := range found[:min(len(found), maxSuggestions)] {
 		out = append(out, names[c.i])

@@ -199,7 +199,7 @@ func skillFolders(fsys FS, dir string) []string {
 	if len(names) == 0 {
 		return nil
 	}
-	slices.SortFunc(names, func(a, b string) int { return compareS15(a, "", b, "") })
+	sortFunc(names, func(a, b string) int { return compareS15(a, "", b, "") })
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = path.Join(dir, n)
@@ -606,6 +606,6 @@ func topLevelKey(l string) (string, bool) {
 
 func sortedEntries(entries []DirEntry) []DirEntry {
 	out := slices.Clone(entries)
-	slices.SortFunc(out, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
+	sortFunc(out, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }

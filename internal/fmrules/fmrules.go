@@ -17,7 +17,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Limits that keep a host alive whatever a SKILL.md holds (issue 7); core
@@ -250,30 +249,118 @@ func isFloat(s string) bool {
 	return i == len(s)
 }
 
-// timestampFormats are yaml.v3's allowedTimestampFormats. Only whether one
-// of them parses matters, so the date alone goes first.
-var timestampFormats = [...]string{
-	"2006-1-2",
-	"2006-1-2T15:4:5.999999999Z07:00",
-	"2006-1-2t15:4:5.999999999Z07:00",
-	"2006-1-2 15:4:5.999999999",
-}
-
-// IsTimestamp is yaml.v3's parseTimestamp, reporting only success.
+// IsTimestamp is yaml.v3's parseTimestamp, reporting only success: s
+// starts with four digits and a '-', and time.Parse accepts it with one of
+// yaml.v3's allowedTimestampFormats:
+//
+//	2006-1-2
+//	2006-1-2T15:4:5.999999999Z07:00
+//	2006-1-2t15:4:5.999999999Z07:00
+//	2006-1-2 15:4:5.999999999
+//
+// It is written out rather than calling time.Parse, whose parser and time
+// zone code cost the wasm engine module about 80 KB (issue 10);
+// fmrules_test.go checks it against time.Parse with those formats, by
+// table and by fuzzing. What time.Parse does with them: the month, day,
+// hour, minute and second are one or two digits (two when two follow),
+// checked against their ranges, the day against the month's length; a
+// fraction is '.' or ',' and any number of digits, optional; the zone is
+// Z or ±hh:mm (hh up to 24, mm up to 60); the space may be a run of spaces;
+// nothing may follow.
 func IsTimestamp(s string) bool {
-	i := 0
-	for ; i < len(s); i++ {
-		if c := s[i]; c < '0' || c > '9' {
-			break
-		}
-	}
-	if i != 4 || i == len(s) || s[i] != '-' {
+	if len(s) < 5 || !digits(s[:4]) || s[4] != '-' {
 		return false
 	}
-	for _, format := range timestampFormats {
-		if _, err := time.Parse(format, s); err == nil {
-			return true
-		}
+	year := int(s[0]-'0')*1000 + int(s[1]-'0')*100 + int(s[2]-'0')*10 + int(s[3]-'0')
+	month, rest, ok := oneOrTwoDigits(s[5:])
+	if !ok || month < 1 || month > 12 || rest == "" || rest[0] != '-' {
+		return false
+	}
+	day, rest, ok := oneOrTwoDigits(rest[1:])
+	if !ok || day < 1 || day > daysIn(month, year) {
+		return false
+	}
+	switch {
+	case rest == "":
+		return true
+	case rest[0] == 'T' || rest[0] == 't':
+		rest, ok = clock(rest[1:])
+		return ok && zone(rest)
+	case rest[0] == ' ':
+		rest, ok = clock(strings.TrimLeft(rest, " "))
+		return ok && rest == ""
 	}
 	return false
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// oneOrTwoDigits is time's getnum: the number of the one or two digits s
+// starts with (two when there are two), and the rest.
+func oneOrTwoDigits(s string) (n int, rest string, ok bool) {
+	if s == "" || !digits(s[:1]) {
+		return 0, s, false
+	}
+	if len(s) < 2 || !digits(s[1:2]) {
+		return int(s[0] - '0'), s[1:], true
+	}
+	return int(s[0]-'0')*10 + int(s[1]-'0'), s[2:], true
+}
+
+// clock reads 15:4:5.999999999: hour, minute, second and an optional
+// fraction, and returns the rest.
+func clock(s string) (rest string, ok bool) {
+	hour, s, ok := oneOrTwoDigits(s)
+	if !ok || hour > 23 || s == "" || s[0] != ':' {
+		return "", false
+	}
+	min, s, ok := oneOrTwoDigits(s[1:])
+	if !ok || min > 59 || s == "" || s[0] != ':' {
+		return "", false
+	}
+	sec, s, ok := oneOrTwoDigits(s[1:])
+	if !ok || sec > 59 {
+		return "", false
+	}
+	if len(s) >= 2 && (s[0] == '.' || s[0] == ',') && digits(s[1:2]) {
+		i := 2
+		for i < len(s) && digits(s[i:i+1]) {
+			i++
+		}
+		s = s[i:]
+	}
+	return s, true
+}
+
+// zone reports that s is exactly a Z07:00 zone: Z, or a sign, two digits
+// of hours up to 24, ':' and two digits of minutes up to 60.
+func zone(s string) bool {
+	if s == "Z" {
+		return true
+	}
+	if len(s) != 6 || (s[0] != '+' && s[0] != '-') || !digits(s[1:3]) || s[3] != ':' || !digits(s[4:6]) {
+		return false
+	}
+	return (s[1]-'0')*10+(s[2]-'0') <= 24 && (s[4]-'0')*10+(s[5]-'0') <= 60
+}
+
+// daysIn is the number of days of month (1 to 12) in year, Gregorian.
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
