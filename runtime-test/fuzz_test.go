@@ -12,6 +12,7 @@ import (
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 	"github.com/skilldex/skilldex/internal/corpus"
+	"github.com/skilldex/skilldex/internal/hosttest"
 	"github.com/skilldex/skilldex/wasmhost"
 	"github.com/skilldex/skilldex/wire"
 )
@@ -28,7 +29,7 @@ import (
 
 var (
 	fuzzOnce sync.Once
-	fuzzSwap = &swapFS{}
+	fuzzSwap = &hosttest.SwapFS{}
 	fuzzEng  *wasmhost.Engine
 )
 
@@ -54,9 +55,9 @@ func differ(t *testing.T, fsys core.FS, request []byte, describe func() string) 
 	t.Helper()
 	e := fuzzEngine(t)
 	native := wire.Call(fsys, request)
-	fuzzSwap.fs = fsys
+	fuzzSwap.FS = fsys
 	got, err := e.Call(context.Background(), request)
-	fuzzSwap.fs = nil
+	fuzzSwap.FS = nil
 	if err != nil {
 		t.Fatalf("wasm call failed: %v\nrequest: %s\n%s", err, request, describe())
 	}

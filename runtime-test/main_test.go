@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/skilldex/skilldex/core"
-	"github.com/skilldex/skilldex/wasm/abi/abitest"
+	"github.com/skilldex/skilldex/internal/hosttest"
 	"github.com/skilldex/skilldex/wasmhost"
 )
 
@@ -50,26 +50,12 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	// The same go build as `make build` (abitest.BuildFlags), with
-	// GOOS=wasip1 GOARCH=wasm in the command's environment.
-	out := filepath.Join(dir, "skilldex.wasm")
-	if err := abitest.Build(root, out); err != nil {
-		fmt.Fprintln(os.Stderr, "runtime-test: building the module:", err)
+	mods, err := hosttest.BuildModules(root, dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "runtime-test: building the modules:", err)
 		return 1
 	}
-	if wasmBytes, err = os.ReadFile(out); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	fmOut := filepath.Join(dir, "skilldex-frontmatter.wasm")
-	if err := abitest.BuildFrontmatter(root, fmOut); err != nil {
-		fmt.Fprintln(os.Stderr, "runtime-test: building the frontmatter module:", err)
-		return 1
-	}
-	if frontmatterBytes, err = os.ReadFile(fmOut); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
+	wasmBytes, frontmatterBytes = mods.Engine, mods.Frontmatter
 	built := time.Since(start)
 	if cacheDir, err = filepath.Abs(filepath.Join(root, "build", "wazero-cache")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -101,24 +87,6 @@ func newEngine(t testing.TB, fsys core.FS) *wasmhost.Engine {
 	}
 	t.Cleanup(func() { e.Close(context.Background()) })
 	return e
-}
-
-// swapFS is a core.FS whose target changes between calls, so one engine
-// (one instance, initialised once) serves many trees. It is a
-// core.PrefixReader, as memfs and the corpus's fault wrapper are.
-type swapFS struct{ fs core.FS }
-
-func (s *swapFS) ReadDir(p string) ([]core.DirEntry, error) { return s.fs.ReadDir(p) }
-func (s *swapFS) Stat(p string) (core.FileType, error)      { return s.fs.Stat(p) }
-func (s *swapFS) Lstat(p string) (core.FileType, error)     { return s.fs.Lstat(p) }
-func (s *swapFS) ReadFile(p string) ([]byte, error)         { return s.fs.ReadFile(p) }
-func (s *swapFS) Realpath(p string) (string, error)         { return s.fs.Realpath(p) }
-
-func (s *swapFS) ReadFilePrefix(p string, n int) ([]byte, bool, error) {
-	if pr, ok := s.fs.(core.PrefixReader); ok {
-		return pr.ReadFilePrefix(p, n)
-	}
-	panic("swapFS: the target is not a core.PrefixReader")
 }
 
 // pruneCache keeps the keep most recently written entries of each of

@@ -5,6 +5,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/skilldex/skilldex/internal/hosttest"
 	"github.com/skilldex/skilldex/wire"
 )
 
@@ -19,13 +20,13 @@ func TestMemory_bounded(t *testing.T) {
 		calls = 2000
 	}
 	ctx := context.Background()
-	tree := testTree(t)
+	tree := hosttest.Tree(t)
 	if err := tree.WriteFile("/home/u/proj/.xcsh/skills/c/big.txt", bytes.Repeat([]byte("0123456789abcdef"), 1<<17)); err != nil {
 		t.Fatal(err)
 	}
 	e := newEngine(t, tree)
 	requests := [][]byte{
-		[]byte(testRequest),
+		[]byte(hosttest.Request),
 		[]byte(`{"op":"resolve","cwd":"/home/u/proj","home":"/home/u","url":"skill://c/ref.md"}`),
 		[]byte(`{"op":"renderPrompt","cwd":"/home/u/proj","home":"/home/u","format":"xml"}`),
 		[]byte(`{"op":"explain","cwd":"/home/u/proj","home":"/home/u","name":"c"}`),

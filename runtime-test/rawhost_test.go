@@ -14,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/internal/corpus"
 	"github.com/skilldex/skilldex/internal/frontmatter"
+	"github.com/skilldex/skilldex/internal/hosttest"
 	"github.com/skilldex/skilldex/wasm/abi"
 	"github.com/skilldex/skilldex/wire"
 )
@@ -173,10 +174,10 @@ func (h *rawHost) call(t *testing.T, request string) []byte {
 // the ABI is an INTERNAL error reply, not a trap, and the instance answers
 // the next request correctly. An errno outside the table reads as EIO.
 func TestGuest_hostBreaksABI(t *testing.T) {
-	tree := testTree(t)
+	tree := hosttest.Tree(t)
 	h := newRawHost(t, tree)
-	native := wire.Call(tree, []byte(testRequest))
-	if got := h.call(t, testRequest); !bytes.Equal(got, native) {
+	native := wire.Call(tree, []byte(hosttest.Request))
+	if got := h.call(t, hosttest.Request); !bytes.Equal(got, native) {
 		t.Fatalf("the raw host disagrees with native\nwasm:   %s\nnative: %s", got, native)
 	}
 	setOutLen := func(v func(stack []uint64) uint32, errno abi.Errno) func(context.Context, api.Module, []uint64) {
@@ -208,12 +209,12 @@ func TestGuest_hostBreaksABI(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h.broken[tc.imp] = tc.fn
-			got := h.call(t, testRequest)
+			got := h.call(t, hosttest.Request)
 			delete(h.broken, tc.imp)
 			if !bytes.HasPrefix(got, []byte(`{"error":{"code":"INTERNAL"`)) || !strings.Contains(string(got), "broke the ABI") {
 				t.Fatalf("reply = %s, want an INTERNAL error naming the ABI violation", got)
 			}
-			if got := h.call(t, testRequest); !bytes.Equal(got, native) {
+			if got := h.call(t, hosttest.Request); !bytes.Equal(got, native) {
 				t.Fatalf("next call\nwasm:   %s\nnative: %s", got, native)
 			}
 		})
@@ -229,10 +230,10 @@ func TestGuest_hostBreaksABI(t *testing.T) {
 			}
 			h.good[abi.ImportReadDir](ctx, mod, stack)
 		}
-		got := h.call(t, testRequest)
+		got := h.call(t, hosttest.Request)
 		delete(h.broken, abi.ImportReadDir)
 		faulty := corpus.WithFaults(tree, []corpus.Fault{{Op: "readDir", Path: root, Code: "EIO"}})
-		if want := wire.Call(faulty, []byte(testRequest)); !bytes.Equal(got, want) {
+		if want := wire.Call(faulty, []byte(hosttest.Request)); !bytes.Equal(got, want) {
 			t.Fatalf("errno 77\nwasm:   %s\nnative with EIO: %s", got, want)
 		}
 	})
@@ -252,7 +253,7 @@ func TestGuest_hostBreaksABI(t *testing.T) {
 			copy(stack, saved)
 			h.good[abi.ImportLstat](ctx, mod, stack)
 		}
-		got := h.call(t, testRequest)
+		got := h.call(t, hosttest.Request)
 		if !bytes.HasPrefix(h.inner, []byte(`{"error":{"code":"INTERNAL"`)) {
 			t.Errorf("inner reply = %s, want INTERNAL", h.inner)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/internal/hosttest"
 	"github.com/skilldex/skilldex/wasm/abi"
 	"github.com/skilldex/skilldex/wasmhost"
 	"github.com/skilldex/skilldex/wire"
@@ -80,59 +81,18 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 	}
 }
 
-// panicFS panics in ReadDir of one path while armed: a bug in a host's
-// filesystem, which traps the call like an exception thrown through the
-// module by a JS import.
-type panicFS struct {
-	core.FS
-	core.PrefixReader
-	path  string
-	armed bool
-}
-
-func (p *panicFS) ReadDir(path string) ([]core.DirEntry, error) {
-	if p.armed && path == p.path {
-		panic("panicFS: " + path)
-	}
-	return p.FS.ReadDir(path)
-}
-
-// testTree is a small workspace: two user skills, one project skill, and a
-// symlink to it from another root.
-func testTree(t testing.TB) *memfs.FS {
-	t.Helper()
-	m := memfs.New()
-	for p, body := range map[string]string{
-		"/home/u/.xcsh/agent/skills/a/SKILL.md": "---\nname: a\ndescription: skill a\n---\nbody a\n",
-		"/home/u/.claude/skills/b/SKILL.md":     "---\nname: b\ndescription: skill b\nx: [1, 2]\n---\nbody b\n",
-		"/home/u/proj/.xcsh/skills/c/SKILL.md":  "---\nname: c\ndescription: skill c\n---\nbody c\n",
-		"/home/u/proj/.xcsh/skills/c/ref.md":    "reference\n",
-		"/home/u/proj/.git/HEAD":                "ref: main\n",
-	} {
-		if err := m.WriteFile(p, []byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := m.Symlink("/home/u/proj/.xcsh/skills/c", "/home/u/.agents/skills/c2"); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-const testRequest = `{"op":"discover","cwd":"/home/u/proj","home":"/home/u"}`
-
 // After a trap the next call runs on a fresh instance and answers exactly
 // as the native core (wasm/ABI.md#concurrency-traps-and-re-entry); a
 // panicking filesystem is such a trap.
 func TestTrap_fsPanicRecovers(t *testing.T) {
 	ctx := context.Background()
-	tree := testTree(t)
-	fsys := &panicFS{FS: tree, PrefixReader: tree, path: "/home/u/.claude/skills"}
+	tree := hosttest.Tree(t)
+	fsys := &hosttest.PanicFS{FS: tree, PrefixReader: tree, Path: "/home/u/.claude/skills"}
 	e := newEngine(t, fsys)
-	native := wire.Call(tree, []byte(testRequest))
+	native := wire.Call(tree, []byte(hosttest.Request))
 	for round := 1; round <= 3; round++ {
-		fsys.armed = true
-		_, err := e.Call(ctx, []byte(testRequest))
+		fsys.Armed = true
+		_, err := e.Call(ctx, []byte(hosttest.Request))
 		var ce *core.Error
 		if !errors.As(err, &ce) || ce.Code != core.CodeInternal || !strings.Contains(ce.Message, "panicFS") {
 			t.Fatalf("round %d: err = %v, want an INTERNAL trap quoting the panic", round, err)
@@ -140,8 +100,8 @@ func TestTrap_fsPanicRecovers(t *testing.T) {
 		if e.MemorySize() != 0 {
 			t.Errorf("round %d: the trapped instance is still live", round)
 		}
-		fsys.armed = false
-		got, err := e.Call(ctx, []byte(testRequest))
+		fsys.Armed = false
+		got, err := e.Call(ctx, []byte(hosttest.Request))
 		if err != nil {
 			t.Fatalf("round %d: call after the trap: %v", round, err)
 		}
@@ -171,29 +131,29 @@ func (c *cancelFS) ReadDir(path string) ([]core.DirEntry, error) {
 }
 
 func TestTrap_cancelledContext(t *testing.T) {
-	tree := testTree(t)
+	tree := hosttest.Tree(t)
 	fsys := &cancelFS{FS: tree, PrefixReader: tree}
 	e := newEngine(t, fsys)
 	ctx, cancel := context.WithCancel(context.Background())
 	fsys.cancel = cancel
-	if _, err := e.Call(ctx, []byte(testRequest)); !errors.Is(err, context.Canceled) {
+	if _, err := e.Call(ctx, []byte(hosttest.Request)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 	fsys.cancel = nil
 	if e.Traps() != 1 {
 		t.Errorf("Traps() = %d after the interrupted call, want 1", e.Traps())
 	}
-	if _, err := e.Call(ctx, []byte(testRequest)); !errors.Is(err, context.Canceled) {
+	if _, err := e.Call(ctx, []byte(hosttest.Request)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("call with a cancelled context: err = %v, want context.Canceled", err)
 	}
 	if e.Traps() != 1 {
 		t.Errorf("Traps() = %d: a call refused for its done context discarded an instance", e.Traps())
 	}
-	got, err := e.Call(context.Background(), []byte(testRequest))
+	got, err := e.Call(context.Background(), []byte(hosttest.Request))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if native := wire.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+	if native := wire.Call(tree, []byte(hosttest.Request)); !bytes.Equal(got, native) {
 		t.Fatalf("after cancellation\nwasm:   %s\nnative: %s", got, native)
 	}
 }
@@ -201,7 +161,7 @@ func TestTrap_cancelledContext(t *testing.T) {
 // Close makes every later call fail with ErrClosed.
 func TestEngine_closed(t *testing.T) {
 	ctx := context.Background()
-	e, err := module.Instantiate(ctx, testTree(t))
+	e, err := module.Instantiate(ctx, hosttest.Tree(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +171,7 @@ func TestEngine_closed(t *testing.T) {
 	if err := e.Close(ctx); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
-	if _, err := e.Call(ctx, []byte(testRequest)); !errors.Is(err, wasmhost.ErrClosed) {
+	if _, err := e.Call(ctx, []byte(hosttest.Request)); !errors.Is(err, wasmhost.ErrClosed) {
 		t.Fatalf("err = %v, want ErrClosed", err)
 	}
 }
@@ -227,7 +187,7 @@ func TestTrap_outOfMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close(ctx)
-	tree := testTree(t)
+	tree := hosttest.Tree(t)
 	// 8 MiB of NUL bytes, the most a resolve reads (S45), whose reply
 	// escapes each byte to six: more than 32 MiB.
 	if err := tree.WriteFile("/home/u/proj/.xcsh/skills/c/huge.txt", make([]byte, 8<<20)); err != nil {
@@ -244,11 +204,11 @@ func TestTrap_outOfMemory(t *testing.T) {
 		t.Fatalf("err = %v, want an INTERNAL trap quoting the runtime's out of memory", err)
 	}
 	t.Logf("%.200s", err)
-	got, err := e.Call(ctx, []byte(testRequest))
+	got, err := e.Call(ctx, []byte(hosttest.Request))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if native := wire.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+	if native := wire.Call(tree, []byte(hosttest.Request)); !bytes.Equal(got, native) {
 		t.Fatalf("after the trap\nwasm:   %s\nnative: %s", got, native)
 	}
 }
@@ -258,9 +218,9 @@ func TestTrap_outOfMemory(t *testing.T) {
 // (wasm/ABI.md: one call at a time per instance, instances share nothing).
 func TestEngine_concurrent(t *testing.T) {
 	ctx := context.Background()
-	tree := testTree(t)
+	tree := hosttest.Tree(t)
 	requests := [][]byte{
-		[]byte(testRequest),
+		[]byte(hosttest.Request),
 		[]byte(`{"op":"resolve","cwd":"/home/u/proj","home":"/home/u","url":"skill://c/ref.md"}`),
 		[]byte(`{"op":"commands","cwd":"/home/u/proj","home":"/home/u"}`),
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/internal/hosttest"
 	"github.com/skilldex/skilldex/wasmhost"
 	"github.com/skilldex/skilldex/wire"
 )
@@ -85,11 +86,11 @@ func nilOr[T any](v T, err error) (any, error) {
 // nothing (key order of frontmatter, absent vs empty arrays, null).
 func TestTyped_corpus(t *testing.T) {
 	ctx := context.Background()
-	swap := &swapFS{}
+	swap := &hosttest.SwapFS{}
 	eng := newEngine(t, swap)
 	ops := map[string]int{}
-	for _, c := range loadCorpus(t) {
-		swap.fs = c.MemFS()
+	for _, c := range (hosttest.Corpus{Dir: corpusDir}).Cases(t) {
+		swap.FS = c.MemFS()
 		got, ok, err := typedCall(ctx, eng, c.Request)
 		if !ok {
 			continue

@@ -31,6 +31,7 @@ var mayImport = map[string][]string{
 	"wasmhost":             {"core", "wire", "wasm/abi", "embed"},
 	"embed":                nil,
 	"internal/corpus":      {"*"}, // tools and tests around the layers
+	"internal/hosttest":    {"*"}, // what the hosts' tests share
 	"internal/benchratio":  nil,
 	"internal/notices":     nil,
 	"internal/provenance":  nil,

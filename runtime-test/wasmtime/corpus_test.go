@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/skilldex/skilldex/internal/corpus"
+	"github.com/skilldex/skilldex/internal/hosttest"
 	"github.com/skilldex/skilldex/wasm/abi/abitest"
 	"github.com/skilldex/skilldex/wire"
 )
@@ -17,31 +17,9 @@ const corpusDir = root + "/testdata/conformance"
 // reply equals wire.Call on the same tree, byte for byte, and want.json
 // (SPEC S42).
 func TestCorpus(t *testing.T) {
-	cases, err := corpus.LoadDir(corpusDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Fatal("no conformance cases in " + corpusDir)
-	}
-	swap := &swapFS{}
+	swap := &hosttest.SwapFS{}
 	e := newEngine(t, swap)
-	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			native := wire.Call(c.MemFS(), c.Request)
-			swap.fs = c.MemFS()
-			got, err := e.Call(c.Request)
-			if err != nil {
-				t.Fatalf("%s: %v", c.Path, err)
-			}
-			if !bytes.Equal(got, native) {
-				t.Errorf("%s: S42: Wasmtime and native differ\nwasmtime: %s\nnative:   %s", c.Path, got, native)
-			}
-			if c.Want != nil && !bytes.Equal(corpus.Indent(got), c.Want) {
-				t.Errorf("%s: Wasmtime's reply differs from want.json\ngot:\n%s\nwant:\n%s", c.Path, corpus.Indent(got), c.Want)
-			}
-		})
-	}
+	hosttest.Corpus{Dir: corpusDir, Host: "Wasmtime"}.Replay(t, swap, e.Call)
 	if e.Traps() != 0 || e.Instances() != 1 {
 		t.Errorf("%d traps, %d instances during the corpus; want 0 and 1", e.Traps(), e.Instances())
 	}
@@ -56,24 +34,24 @@ func TestCorpus(t *testing.T) {
 // (wasm/ABI.md#parse_frontmatter): a tree the scanner reads alone never
 // instantiates it; a file it declines does, with the native reply.
 func TestFrontmatter_lazy(t *testing.T) {
-	plain := testTree(t)
+	plain := hosttest.Tree(t)
 	e := newEngine(t, plain)
-	if _, err := e.Call([]byte(testRequest)); err != nil {
+	if _, err := e.Call([]byte(hosttest.Request)); err != nil {
 		t.Fatal(err)
 	}
 	if n := e.FrontmatterInstances(); n != 0 {
 		t.Fatalf("a plain tree instantiated the frontmatter module %d times", n)
 	}
-	broken := testTree(t)
+	broken := hosttest.Tree(t)
 	if err := broken.WriteFile("/home/u/.claude/skills/y/SKILL.md", []byte("---\nname: y\ndescription: Use when: it breaks\n---\nbody\n")); err != nil {
 		t.Fatal(err)
 	}
 	e = newEngine(t, broken)
-	got, err := e.Call([]byte(testRequest))
+	got, err := e.Call([]byte(hosttest.Request))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if native := wire.Call(broken, []byte(testRequest)); !bytes.Equal(got, native) {
+	if native := wire.Call(broken, []byte(hosttest.Request)); !bytes.Equal(got, native) {
 		t.Fatalf("wasmtime: %s\nnative:   %s", got, native)
 	}
 	if e.FrontmatterInstances() != 1 || len(e.FrontmatterFailures()) != 0 {

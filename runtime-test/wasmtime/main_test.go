@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/skilldex/skilldex/core"
-	"github.com/skilldex/skilldex/wasm/abi/abitest"
+	"github.com/skilldex/skilldex/internal/hosttest"
 )
 
 // root is the repository root, relative to this package.
@@ -39,24 +39,12 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(tmpDir)
-	out := filepath.Join(tmpDir, "skilldex.wasm")
-	if err := abitest.Build(root, out); err != nil {
-		fmt.Fprintln(os.Stderr, "wasmtime: building the module:", err)
+	mods, err := hosttest.BuildModules(root, tmpDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wasmtime: building the modules:", err)
 		return 1
 	}
-	if wasmBytes, err = os.ReadFile(out); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	fmOut := filepath.Join(tmpDir, "skilldex-frontmatter.wasm")
-	if err := abitest.BuildFrontmatter(root, fmOut); err != nil {
-		fmt.Fprintln(os.Stderr, "wasmtime: building the frontmatter module:", err)
-		return 1
-	}
-	if frontmatterBytes, err = os.ReadFile(fmOut); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
+	wasmBytes, frontmatterBytes = mods.Engine, mods.Frontmatter
 	built := time.Since(start)
 	if cacheDir, err = filepath.Abs(filepath.Join(root, "build", "wasmtime-cache")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -108,22 +96,4 @@ func pruneCache(dir string, keep int) {
 	for i := keep; i < len(fs); i++ {
 		os.Remove(fs[i].name)
 	}
-}
-
-// swapFS is a core.FS whose target changes between calls, so one instance
-// serves every corpus case. It is a core.PrefixReader, as memfs and the
-// corpus's fault wrapper are.
-type swapFS struct{ fs core.FS }
-
-func (s *swapFS) ReadDir(p string) ([]core.DirEntry, error) { return s.fs.ReadDir(p) }
-func (s *swapFS) Stat(p string) (core.FileType, error)      { return s.fs.Stat(p) }
-func (s *swapFS) Lstat(p string) (core.FileType, error)     { return s.fs.Lstat(p) }
-func (s *swapFS) ReadFile(p string) ([]byte, error)         { return s.fs.ReadFile(p) }
-func (s *swapFS) Realpath(p string) (string, error)         { return s.fs.Realpath(p) }
-
-func (s *swapFS) ReadFilePrefix(p string, n int) ([]byte, bool, error) {
-	if pr, ok := s.fs.(core.PrefixReader); ok {
-		return pr.ReadFilePrefix(p, n)
-	}
-	panic("swapFS: the target is not a core.PrefixReader")
 }

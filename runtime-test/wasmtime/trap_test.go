@@ -12,6 +12,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/internal/hosttest"
 	"github.com/skilldex/skilldex/wasm/abi"
 	"github.com/skilldex/skilldex/wire"
 )
@@ -150,56 +151,22 @@ func TestHighAddresses(t *testing.T) {
 	}
 }
 
-// panicFS panics in ReadDir of one path while armed: a bug in the host's
-// filesystem, which traps the call.
-type panicFS struct {
-	core.FS
-	core.PrefixReader
-	path  string
-	armed bool
-}
-
-func (p *panicFS) ReadDir(path string) ([]core.DirEntry, error) {
-	if p.armed && path == p.path {
-		panic("panicFS: " + path)
-	}
-	return p.FS.ReadDir(path)
-}
-
-func testTree(t testing.TB) *memfs.FS {
-	t.Helper()
-	m := memfs.New()
-	for p, body := range map[string]string{
-		"/home/u/.xcsh/agent/skills/a/SKILL.md": "---\nname: a\ndescription: skill a\n---\nbody a\n",
-		"/home/u/.claude/skills/b/SKILL.md":     "---\nname: b\ndescription: skill b\nx: [1, 2]\n---\nbody b\n",
-		"/home/u/proj/.xcsh/skills/c/SKILL.md":  "---\nname: c\ndescription: skill c\n---\nbody c\n",
-		"/home/u/proj/.git/HEAD":                "ref: main\n",
-	} {
-		if err := m.WriteFile(p, []byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return m
-}
-
-const testRequest = `{"op":"discover","cwd":"/home/u/proj","home":"/home/u"}`
-
 // A real trap of the real module (the core.FS panics inside an import):
 // the call fails with INTERNAL, and the next call runs on a fresh instance
 // and answers exactly as native.
 func TestTrap_fsPanicRecovers(t *testing.T) {
-	tree := testTree(t)
-	fsys := &panicFS{FS: tree, PrefixReader: tree, path: "/home/u/.claude/skills", armed: true}
+	tree := hosttest.Tree(t)
+	fsys := &hosttest.PanicFS{FS: tree, PrefixReader: tree, Path: "/home/u/.claude/skills", Armed: true}
 	e := newEngine(t, fsys)
-	if _, err := e.Call([]byte(testRequest)); !isInternal(err, "panicFS") {
+	if _, err := e.Call([]byte(hosttest.Request)); !isInternal(err, "panicFS") {
 		t.Fatalf("err = %v, want an INTERNAL trap naming the panic", err)
 	}
-	fsys.armed = false
-	got, err := e.Call([]byte(testRequest))
+	fsys.Armed = false
+	got, err := e.Call([]byte(hosttest.Request))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if native := wire.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+	if native := wire.Call(tree, []byte(hosttest.Request)); !bytes.Equal(got, native) {
 		t.Fatalf("after the trap\nwasmtime: %s\nnative:   %s", got, native)
 	}
 	if e.Instances() != 2 {
@@ -212,7 +179,7 @@ func TestTrap_fsPanicRecovers(t *testing.T) {
 // call fails with INTERNAL quoting it, and the next call works on a fresh
 // instance.
 func TestTrap_memoryCap(t *testing.T) {
-	tree := testTree(t)
+	tree := hosttest.Tree(t)
 	// 8 MiB of NUL bytes, the most a resolve reads (S45), whose reply
 	// escapes each byte to six: more than 32 MiB.
 	if err := tree.WriteFile("/home/u/proj/.xcsh/skills/c/huge.txt", make([]byte, 8<<20)); err != nil {
@@ -227,11 +194,11 @@ func TestTrap_memoryCap(t *testing.T) {
 		t.Fatalf("err = %v, want an INTERNAL trap quoting the runtime's out of memory", err)
 	}
 	t.Logf("%.200s", err)
-	got, err := e.Call([]byte(testRequest))
+	got, err := e.Call([]byte(hosttest.Request))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if native := wire.Call(tree, []byte(testRequest)); !bytes.Equal(got, native) {
+	if native := wire.Call(tree, []byte(hosttest.Request)); !bytes.Equal(got, native) {
 		t.Fatalf("after the trap\nwasmtime: %s\nnative:   %s", got, native)
 	}
 	if n := e.MemorySize(); n > 32<<20 {
