@@ -215,7 +215,9 @@ bench-peers: wasm
 
 # bench-worker (issue 12): the main thread's event-loop delay (p99, max)
 # during warm discoveries in worker mode against in-thread and an idle
-# baseline, and worker mode's warm discovery against in-thread.
+# baseline, and worker mode's warm discovery against in-thread; the summary
+# goes to docs/bench/worker.md.
 BENCH_WORKER_SIZES ?= 1000,10000
 bench-worker: wasm
-	node js/bench/worker.mjs --sizes $(BENCH_WORKER_SIZES)
+	@mkdir -p docs/bench
+	bash -o pipefail -c 'node js/bench/worker.mjs --sizes $(BENCH_WORKER_SIZES) | tee docs/bench/worker.md'

@@ -166,7 +166,7 @@ export function createSkilldex(opts = {}) {
           await engine.close();
         }
         const { reply, watch } = await watchedDiscover(engine, recorder, tracker, request, nodeFS(), max);
-        return { result: parse(reply), watch };
+        return { result: parse(new TextDecoder().decode(reply)), watch };
       },
       end: async () => {
         if (engineRef instanceof WorkerEngine) await engineRef.unwatch(session);

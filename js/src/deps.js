@@ -21,7 +21,7 @@
 // the skills' JSON texts where the reply is, so that a worker does the work
 // and the main thread only looks names up.
 
-import { scanMembers } from './reply.js';
+import { scanMembers, isErrorReply } from './reply.js';
 
 const decoder = new TextDecoder();
 
@@ -166,17 +166,17 @@ export function watchPlan(touched, nodefs, max) {
 
 /**
  * The skills' JSON texts of a discover reply by name, and its digest.
- * @param {string} reply
+ * @param {Uint8Array} reply the reply's UTF-8 bytes
  */
 function readDiscoverReply(reply) {
-  const m = /"digest":"([0-9a-f]+)"\}$/.exec(reply.slice(-64));
+  const m = /"digest":"([0-9a-f]+)"\}$/.exec(decoder.decode(reply.subarray(Math.max(0, reply.length - 64))));
   /** @type {Map<string, string>} */
   const skills = new Map();
   const members = scanMembers(reply);
   const el = members?.find((x) => x.key === 'skills')?.elements;
   if (el) {
     for (let k = 0; k < el.length; k += 2) {
-      const text = reply.slice(el[k], el[k + 1]);
+      const text = decoder.decode(reply.subarray(el[k], el[k + 1]));
       // A skill's first key is its name (SPEC section 12); anything else is parsed whole.
       let name;
       const q = text.indexOf('"', 9);
@@ -185,7 +185,7 @@ function readDiscoverReply(reply) {
       skills.set(name, text);
     }
   } else {
-    for (const s of JSON.parse(reply).skills ?? []) skills.set(String(s?.name), JSON.stringify(s));
+    for (const s of JSON.parse(decoder.decode(reply)).skills ?? []) skills.set(String(s?.name), JSON.stringify(s));
   }
   return { digest: m ? m[1] : null, skills };
 }
@@ -204,7 +204,7 @@ export class DiscoveryTracker {
   /**
    * Compare a discover reply with the previous one. key is the S54 digest
    * (or, from a module without S54, a hash of the whole reply).
-   * @param {string} reply
+   * @param {Uint8Array} reply the reply's UTF-8 bytes
    * @returns {Promise<{key: string, added: string[], removed: string[], changed: string[]}>}
    */
   async observe(reply) {
@@ -227,22 +227,18 @@ export class DiscoveryTracker {
   }
 }
 
-/** @param {string} s */
-async function sha256(s) {
-  const h = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)));
-  return Array.from(h.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
+/** @param {Uint8Array} b */
+async function sha256(b) {
+  const h = new Uint8Array(await crypto.subtle.digest('SHA-256', /** @type {Uint8Array<ArrayBuffer>} */ (b)));
+  return Array.from(h.subarray(0, 8), (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
 /**
- * The reply is an error reply (SPEC section 12): `{"error":...}`.
- * @param {string} reply
- */
-export const isErrorReply = (reply) => reply.startsWith('{"error":');
-
-/**
  * Run one discover request on engine while recording what it touched, and
- * compare its reply with the previous one of the same watch.
- * @param {{call(request: string): Promise<string>}} engine
+ * compare its reply with the previous one of the same watch. The reply
+ * comes back as its UTF-8 bytes (Engine.callBytes): the in-thread caller
+ * decodes them, a worker passes them on (reply.js).
+ * @param {{callBytes(request: string): Promise<Uint8Array>}} engine
  * @param {ReturnType<typeof recordingFS>} recorder the filesystem engine reads through
  * @param {DiscoveryTracker} tracker
  * @param {string} request
@@ -253,7 +249,7 @@ export async function watchedDiscover(engine, recorder, tracker, request, nodefs
   const rec = recorder.begin();
   let reply;
   try {
-    reply = await engine.call(request);
+    reply = await engine.callBytes(request);
   } finally {
     recorder.end(rec);
   }

@@ -589,9 +589,21 @@ export class Engine {
    * @returns {Promise<string>}
    */
   call(request) {
-    const run = this.tail.then(() => this.callNow(request));
+    const run = this.tail.then(() => this.callNow(request, false));
     this.tail = run.catch(() => {});
-    return run;
+    return /** @type {Promise<string>} */ (run);
+  }
+
+  /**
+   * The same as call, the reply as its UTF-8 bytes, copied out of the
+   * module's memory and not decoded (a worker passes them on, reply.js).
+   * @param {string} request
+   * @returns {Promise<Uint8Array>}
+   */
+  callBytes(request) {
+    const run = this.tail.then(() => this.callNow(request, true));
+    this.tail = run.catch(() => {});
+    return /** @type {Promise<Uint8Array>} */ (run);
   }
 
   /** Make sure an instance exists (the first call would otherwise). */
@@ -603,8 +615,8 @@ export class Engine {
     return run;
   }
 
-  /** @param {string} request */
-  async callNow(request) {
+  /** @param {string} request @param {boolean} asBytes */
+  async callNow(request, asBytes) {
     this.inst ??= await this.instantiate();
     const { exports: ex, memory } = this.inst;
     const req = encoder.encode(request);
@@ -622,7 +634,8 @@ export class Engine {
       const r = ex.skilldex_call(ptr, req.length);
       const rp = Number(BigInt.asUintN(64, r) >> 32n);
       const rn = Number(BigInt.asUintN(32, r));
-      reply = decoder.decode(new Uint8Array(memory.buffer, rp, rn));
+      const view = new Uint8Array(memory.buffer, rp, rn);
+      reply = asBytes ? view.slice() : decoder.decode(view);
     } catch (e) {
       if (e instanceof SkilldexError) throw e;
       throw this.crash(e);

@@ -1,31 +1,54 @@
 // @ts-check
 // Delivering a large reply from the worker without blocking the thread that
-// receives it (issue 12). JSON.parse of a 10,000-skill discovery (about
-// 8 MB) blocks a thread for 50-180 ms on its own; a worker that only moved
-// the discovery off the main thread would leave that block behind. So the
-// worker, which has time, cuts the reply's top-level arrays into pieces
-// along element boundaries (splitReply), and the receiving thread parses the
-// pieces a few milliseconds at a time, yielding to its event loop in between
-// (assembleReply). The value built is the one JSON.parse(reply) gives: same
-// keys in the same order, same elements.
+// receives it (issue 12). A worker that only moved the discovery off the
+// main thread would leave the reply's cost behind on it: a 10,000-skill
+// discovery's reply is about 10 MB, and on the 2-core machine of the bench
+// (docs/bench/worker.md) JSON.parse of it blocks a thread for 30-100 ms,
+// and so does the structured clone of it as strings (deserialising 10 MB
+// of strings took 50-170 ms there, in one piece, before any code of ours
+// runs). So:
 //
-// Only a reply that is a JSON object is cut; anything else (and any reply
-// under SPLIT_MIN characters) travels whole.
+//   - the worker takes the reply's UTF-8 bytes straight out of the
+//     module's memory (no string is made there), finds the reply's
+//     top-level members and cuts its arrays along element boundaries
+//     (cutReply), and posts the bytes with the buffer transferred, not
+//     copied: the message costs the receiving thread next to nothing;
+//   - the receiving thread decodes and parses one piece at a time and
+//     yields to its event loop every SLICE_MS (assembleReply).
+//
+// What the receiving thread cannot avoid is building the result itself:
+// every skill is a new object that survives until the caller drops the
+// result, and V8's young-generation collections copy survivors (V8 11.3,
+// Node 20, allocates what JSON.parse builds in the young generation
+// whatever the text's size). Those collections are the longest stops left
+// on the receiving thread (docs/bench/worker.md).
+//
+// The value built is the one JSON.parse gives for the whole reply: the same
+// keys in the same order, the same elements. Only a reply that is a JSON
+// object in the engine's compact form is cut; anything else (and any reply
+// under SPLIT_MIN bytes) travels as a string.
 
 /** Replies shorter than this travel as one string: parsing them takes well under a millisecond. */
 export const SPLIT_MIN = 64 * 1024;
 
-/** The target size of one piece, in characters (about 0.2-0.5 ms of JSON.parse). */
+/**
+ * The least size of one piece, in bytes (about 0.2-0.5 ms of decoding and
+ * parsing on the bench's machine). Pieces of 16-120 KiB cost the same CPU
+ * time there; 128 KiB and more doubled it (a string that large is a V8
+ * "large object").
+ */
 const PIECE = 32 * 1024;
 
-/** How long the receiving thread parses before it yields to its event loop. */
-const SLICE_MS = 3;
+/** How long the receiving thread decodes and parses before it yields to its event loop. */
+const SLICE_MS = 2;
 
 /**
- * One top-level member of a cut reply: `value` is the member's JSON text,
- * or, for an array, `pieces` hold its elements' texts joined by commas
- * without the brackets, in order.
- * @typedef {{key: string, value?: string, pieces?: string[]}} ReplyMember
+ * One top-level member of a cut reply: its key, and either the byte range
+ * of its value's JSON text, or, for an array, `pieces`: start and end of
+ * each run of elements (without the brackets, the elements joined by
+ * commas), in pairs, in order.
+ * @typedef {{key: string, start: number, end: number, pieces: number[] | null}} ReplyMember
+ * @typedef {{bytes: Uint8Array, members: ReplyMember[]}} CutReply
  */
 
 const QUOTE = 0x22;
@@ -37,21 +60,22 @@ const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 
+const decoder = new TextDecoder();
+
 /**
- * The index just past the string literal that starts at i (s[i] is '"').
- * Strings are most of a reply, so the closing quote is found with indexOf,
- * which is much faster than a loop over every character.
- * @param {string} s @param {number} i
+ * The index just past the string literal that starts at i (b[i] is '"').
+ * Strings are most of a reply, so the closing quote is found with indexOf.
+ * @param {Uint8Array} b @param {number} i
  */
-function skipString(s, i) {
+function skipString(b, i) {
   let j = i + 1;
   for (;;) {
-    const q = s.indexOf('"', j);
+    const q = b.indexOf(QUOTE, j);
     if (q < 0) throw new Error('unterminated string');
     // The quote is escaped when an odd number of backslashes precede it.
-    let b = q - 1;
-    while (b > i && s.charCodeAt(b) === BACKSLASH) b--;
-    if ((q - 1 - b) % 2 === 0) return q + 1;
+    let k = q - 1;
+    while (k > i && b[k] === BACKSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
     j = q + 1;
   }
 }
@@ -59,25 +83,25 @@ function skipString(s, i) {
 /**
  * The index just past the JSON value that starts at i (no white space:
  * the engine's replies are compact).
- * @param {string} s @param {number} i
+ * @param {Uint8Array} b @param {number} i
  */
-function skipValue(s, i) {
-  const c = s.charCodeAt(i);
-  if (c === QUOTE) return skipString(s, i);
+function skipValue(b, i) {
+  const c = b[i];
+  if (c === QUOTE) return skipString(b, i);
   if (c !== OPEN_BRACE && c !== OPEN_BRACKET) {
     // A number, true, false or null: up to the next delimiter.
     let j = i;
-    for (; j < s.length; j++) {
-      const d = s.charCodeAt(j);
+    for (; j < b.length; j++) {
+      const d = b[j];
       if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET) break;
     }
     return j;
   }
   let depth = 0;
-  for (let j = i; j < s.length; j++) {
-    const d = s.charCodeAt(j);
+  for (let j = i; j < b.length; j++) {
+    const d = b[j];
     if (d === QUOTE) {
-      j = skipString(s, j) - 1;
+      j = skipString(b, j) - 1;
     } else if (d === OPEN_BRACE || d === OPEN_BRACKET) {
       depth++;
     } else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) {
@@ -91,35 +115,35 @@ function skipValue(s, i) {
  * The top-level members of a compact JSON object reply, with the element
  * boundaries of array values; null when the reply is not an object in the
  * engine's compact JSON.
- * @param {string} reply
+ * @param {Uint8Array} reply the reply's UTF-8 bytes
  * @returns {{key: string, start: number, end: number, elements: number[] | null}[] | null}
- *   start/end: the value's text; elements: start and end index of each element, in pairs
+ *   start/end: the value's bytes; elements: start and end of each element, in pairs
  */
 export function scanMembers(reply) {
-  if (reply.charCodeAt(0) !== OPEN_BRACE) return null;
+  if (reply[0] !== OPEN_BRACE) return null;
   try {
     /** @type {{key: string, start: number, end: number, elements: number[] | null}[]} */
     const members = [];
     let i = 1;
-    if (reply.charCodeAt(i) === CLOSE_BRACE) return i === reply.length - 1 ? members : null;
+    if (reply[i] === CLOSE_BRACE) return i === reply.length - 1 ? members : null;
     for (;;) {
-      if (reply.charCodeAt(i) !== QUOTE) return null;
+      if (reply[i] !== QUOTE) return null;
       const keyEnd = skipString(reply, i);
-      const key = JSON.parse(reply.slice(i, keyEnd));
-      if (reply.charCodeAt(keyEnd) !== COLON) return null;
+      const key = JSON.parse(decoder.decode(reply.subarray(i, keyEnd)));
+      if (reply[keyEnd] !== COLON) return null;
       const start = keyEnd + 1;
       /** @type {number[] | null} */
       let elements = null;
-      if (reply.charCodeAt(start) === OPEN_BRACKET) {
+      if (reply[start] === OPEN_BRACKET) {
         elements = [];
         let j = start + 1;
-        if (reply.charCodeAt(j) === CLOSE_BRACKET) {
+        if (reply[j] === CLOSE_BRACKET) {
           i = j + 1;
         } else {
           for (;;) {
             const e = skipValue(reply, j);
             elements.push(j, e);
-            const c = reply.charCodeAt(e);
+            const c = reply[e];
             if (c === CLOSE_BRACKET) {
               i = e + 1;
               break;
@@ -132,7 +156,7 @@ export function scanMembers(reply) {
         i = skipValue(reply, start);
       }
       members.push({ key, start, end: i, elements });
-      const c = reply.charCodeAt(i);
+      const c = reply[i];
       if (c === CLOSE_BRACE && i === reply.length - 1) return members;
       if (c !== COMMA) return null;
       i++;
@@ -143,31 +167,43 @@ export function scanMembers(reply) {
 }
 
 /**
- * Cut a compact JSON object reply into members, its arrays into pieces of
- * about PIECE characters. Returns null when the reply is short, not an
- * object, or not compact JSON as the engine writes it: the caller then
- * sends it whole.
- * @param {string} reply
- * @returns {ReplyMember[] | null}
+ * The reply is an error reply (SPEC section 12): `{"error":...}`.
+ * @param {Uint8Array} reply
  */
-export function splitReply(reply) {
-  if (reply.length < SPLIT_MIN) return null;
+export function isErrorReply(reply) {
+  const prefix = '{"error":';
+  if (reply.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (reply[i] !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * Cut a compact JSON object reply into members, its arrays into pieces of
+ * PIECE bytes or more. Returns null when the reply is short, an error, not
+ * an object, or not compact JSON as the engine writes it: the caller then
+ * sends it as a string.
+ * @param {Uint8Array} reply the reply's UTF-8 bytes
+ * @returns {CutReply | null}
+ */
+export function cutReply(reply) {
+  if (reply.length < SPLIT_MIN || isErrorReply(reply)) return null;
   const scanned = scanMembers(reply);
   if (!scanned) return null;
-  return scanned.map(({ key, start, end, elements }) => {
-    if (!elements || elements.length === 0) return { key, value: reply.slice(start, end) };
-    /** @type {string[]} */
+  const members = scanned.map(({ key, start, end, elements }) => {
+    if (!elements || elements.length === 0) return { key, start, end, pieces: null };
+    /** @type {number[]} */
     const pieces = [];
     let from = elements[0];
     for (let k = 1; k < elements.length; k += 2) {
       const e = elements[k];
       if (e - from >= PIECE || k === elements.length - 1) {
-        pieces.push(reply.slice(from, e));
+        pieces.push(from, e);
         from = elements[k + 1];
       }
     }
-    return { key, pieces };
+    return { key, start, end, pieces };
   });
+  return { bytes: reply, members };
 }
 
 /** A macrotask turn: setImmediate where it exists (Node, Bun), else a MessageChannel message (Deno, browsers). */
@@ -186,11 +222,12 @@ const yieldToLoop = (() => {
 })();
 
 /**
- * Build the value of a cut reply, parsing for at most SLICE_MS at a time.
- * @param {ReplyMember[]} members
+ * Build the value of a cut reply, decoding and parsing for about SLICE_MS
+ * at a time.
+ * @param {CutReply} cut
  * @returns {Promise<Record<string, unknown>>}
  */
-export async function assembleReply(members) {
+export async function assembleReply({ bytes, members }) {
   /** @type {Record<string, unknown>} */
   const out = {};
   let t = performance.now();
@@ -205,14 +242,14 @@ export async function assembleReply(members) {
     if (m.pieces) {
       /** @type {unknown[]} */
       const arr = [];
-      for (const p of m.pieces) {
-        const part = JSON.parse('[' + p + ']');
-        for (let k = 0; k < part.length; k++) arr.push(part[k]);
+      for (let k = 0; k < m.pieces.length; k += 2) {
+        const part = JSON.parse('[' + decoder.decode(bytes.subarray(m.pieces[k], m.pieces[k + 1])) + ']');
+        for (let e = 0; e < part.length; e++) arr.push(part[e]);
         await maybeYield();
       }
       v = arr;
     } else {
-      v = JSON.parse(/** @type {string} */ (m.value));
+      v = JSON.parse(decoder.decode(bytes.subarray(m.start, m.end)));
       await maybeYield();
     }
     // defineProperty, not assignment: a "__proto__" key stays a plain key, as with JSON.parse.

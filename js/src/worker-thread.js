@@ -2,13 +2,13 @@
 // The inside of a worker-mode engine (issue 12; the outside is worker.js):
 // the module and the runtime's own node:fs run here, off the caller's
 // thread. It answers the messages of worker.js one at a time through an
-// Engine (which queues calls as in-thread), and sends large replies cut
-// into pieces (reply.js) so that the receiving thread never has one long
-// JSON.parse to do.
+// Engine (which queues calls as in-thread), and sends large replies as
+// their bytes, transferred, with where to cut them (reply.js), so that the
+// receiving thread never has one long deserialisation or JSON.parse to do.
 //
 // Messages in:  {id, kind: 'call', request, parsed, watch?: {session, max}}
 //               {id, kind: 'ready'} | {id, kind: 'unwatch', session}
-// Messages out: {id, stats, raw} or {id, stats, members}, and for a watched
+// Messages out: {id, stats, raw} or {id, stats, cut}, and for a watched
 //               discovery also {watch: {plan, key, added, removed, changed}};
 //               {id, error: {code, message} or {name, message}}; {stderr: text}.
 
@@ -18,7 +18,9 @@ import { Engine, SkilldexError, compileOnce } from './engine.js';
 import { createNodeFS } from './nodefs.js';
 import { loadWasm, wasmURL, frontmatterWasmURL } from '#platform';
 import { recordingFS, DiscoveryTracker, watchedDiscover } from './deps.js';
-import { splitReply } from './reply.js';
+import { cutReply } from './reply.js';
+
+const decoder = new TextDecoder();
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
@@ -87,18 +89,23 @@ async function useRecorder() {
 }
 
 /**
- * The reply as it travels: whole when short or an error, else in pieces.
- * @param {string} reply
- * @param {boolean} parsed the caller wants the value, not the text
+ * The reply as it travels, and the buffers to transfer with it: a cut
+ * reply (reply.js) with its bytes' buffer transferred, not copied, so the
+ * receiving thread gets it at no cost; a short reply or an error reply as
+ * a string.
+ * @param {Uint8Array} reply the reply's UTF-8 bytes (Engine.callBytes)
+ * @returns {{out: {raw: string} | {cut: import('./reply.js').CutReply}, transfer: ArrayBuffer[]}}
  */
-function delivery(reply, parsed) {
-  if (!parsed) return { raw: reply };
-  const members = splitReply(reply);
-  if (!members || members[0]?.key === 'error') return { raw: reply };
-  return { members };
+function delivery(reply) {
+  const cut = cutReply(reply);
+  if (!cut) return { out: { raw: decoder.decode(reply) }, transfer: [] };
+  return { out: { cut }, transfer: [/** @type {ArrayBuffer} */ (cut.bytes.buffer)] };
 }
 
-/** @param {any} msg */
+/**
+ * @param {any} msg
+ * @returns {Promise<{out: object, transfer: ArrayBuffer[]}>}
+ */
 async function handle(msg) {
   switch (msg.kind) {
     case 'call': {
@@ -107,16 +114,18 @@ async function handle(msg) {
         let tracker = trackers.get(msg.watch.session);
         if (!tracker) trackers.set(msg.watch.session, (tracker = new DiscoveryTracker()));
         const { reply, watch } = await watchedDiscover(engine, rec, tracker, msg.request, nodefs, msg.watch.max);
-        return { ...delivery(reply, true), watch };
+        const d = delivery(reply);
+        return { out: { ...d.out, watch }, transfer: d.transfer };
       }
-      return delivery(await engine.call(msg.request), msg.parsed === true);
+      if (msg.parsed === true) return delivery(await engine.callBytes(msg.request));
+      return { out: { raw: await engine.call(msg.request) }, transfer: [] };
     }
     case 'ready':
       await engine.ready();
-      return {};
+      return { out: {}, transfer: [] };
     case 'unwatch':
       trackers.delete(msg.session);
-      return {};
+      return { out: {}, transfer: [] };
     default:
       throw new SkilldexError('INTERNAL', `worker: unknown message ${JSON.stringify(msg.kind)}`);
   }
@@ -124,7 +133,7 @@ async function handle(msg) {
 
 port.on('message', (msg) => {
   handle(msg).then(
-    (out) => port.postMessage({ id: msg.id, stats: engine.stats(), ...out }),
+    ({ out, transfer }) => port.postMessage({ id: msg.id, stats: engine.stats(), ...out }, transfer),
     (e) => {
       // A SkilldexError keeps its code; anything else (a CompileError of a bad module) its class name.
       const error = e instanceof SkilldexError ? { code: e.code, message: e.message } : { name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) };

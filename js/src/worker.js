@@ -2,8 +2,9 @@
 // The outside of a worker-mode engine (issue 12): createSkilldex({worker:
 // true}) calls this instead of an in-thread Engine. The module and the
 // runtime's own node:fs run in a worker (worker-thread.js), so a discovery
-// never blocks the caller's thread; replies come back in pieces that are
-// parsed a few milliseconds at a time (reply.js).
+// never blocks the caller's thread; a large reply comes back as its bytes,
+// transferred, and is decoded and parsed a few milliseconds at a time
+// (reply.js).
 //
 // # Lifecycle
 //
@@ -28,7 +29,7 @@ import { assembleReply } from './reply.js';
 /**
  * @typedef {{plan: import('./deps.js').WatchPlan, key: string, added: string[], removed: string[], changed: string[]}} WatchInfo
  * @typedef {{id?: number, stats?: import('../index.js').EngineStats, raw?: string,
- *   members?: import('./reply.js').ReplyMember[], watch?: WatchInfo | null, error?: {code?: string, name?: string, message: string}, stderr?: string}} Reply
+ *   cut?: import('./reply.js').CutReply, watch?: WatchInfo | null, error?: {code?: string, name?: string, message: string}, stderr?: string}} Reply
  */
 
 /** The classes an error from the worker is rebuilt with, by name (other names: Error). */
@@ -184,7 +185,7 @@ export class WorkerEngine {
    */
   async callValue(request, parse) {
     const r = await this.send({ kind: 'call', request, parsed: true });
-    return r.members ? assembleReply(r.members) : parse(/** @type {string} */ (r.raw));
+    return r.cut ? assembleReply(r.cut) : parse(/** @type {string} */ (r.raw));
   }
 
   /**
@@ -195,7 +196,7 @@ export class WorkerEngine {
    */
   async callWatched(request, session, max, parse) {
     const r = await this.send({ kind: 'call', request, parsed: true, watch: { session, max } });
-    const result = r.members ? await assembleReply(r.members) : parse(/** @type {string} */ (r.raw));
+    const result = r.cut ? await assembleReply(r.cut) : parse(/** @type {string} */ (r.raw));
     return { result, watch: r.watch ?? null };
   }
 

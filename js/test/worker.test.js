@@ -14,7 +14,7 @@ import process from 'node:process';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createSkilldex, SkilldexError, MemoryFS } from '../index.js';
-import { splitReply, assembleReply, SPLIT_MIN } from '../src/reply.js';
+import { cutReply, assembleReply, SPLIT_MIN } from '../src/reply.js';
 import { diskWorkspace } from './workspace.js';
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-worker-')));
@@ -92,6 +92,27 @@ test('calls started together are answered in order with the right results', asyn
   assert.deepEqual(order, [...order].sort((a, b) => a - b));
 });
 
+test('a discovery large enough to be cut into pieces gives the in-thread result', async () => {
+  // 600 skills with non-ASCII text, quotes and backslashes: a reply of
+  // several hundred KB, so the worker sends it as transferred bytes in
+  // pieces (reply.js), each piece cut at an element boundary.
+  const big = path.join(root, 'big');
+  for (let i = 0; i < 600; i++) {
+    const dir = path.join(big, 'proj/.claude/skills', `s-${i}`);
+    fs.mkdirSync(dir, { recursive: true });
+    const description = `Größe ${i}: "quoted" \\ back 😀 ${'é'.repeat(i % 97)} ${'word '.repeat(40 + (i % 60))}`;
+    fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: s-${i}\ndescription: ${JSON.stringify(description)}\nglobs: ["**/*.${i}", "ü/**"]\n---\nbody ${i}\n`);
+  }
+  fs.mkdirSync(path.join(big, 'proj/.git'), { recursive: true });
+  const ctx = { cwd: path.join(big, 'proj'), home: path.join(big, 'home') };
+  const want = await inThread.discover(ctx);
+  assert.equal(want.skills.length, 600);
+  assert.ok(new TextEncoder().encode(JSON.stringify(want)).length > 4 * SPLIT_MIN, 'the reply is large enough to be cut');
+  const got = await worker.discover(ctx);
+  assert.deepEqual(got, want);
+  assert.equal(JSON.stringify(got), JSON.stringify(want));
+});
+
 test('a custom filesystem is refused with a clear error', () => {
   assert.throws(
     () => createSkilldex({ worker: true, fs: new MemoryFS() }),
@@ -145,31 +166,34 @@ test('an idle worker-mode engine does not keep the process alive; a waiting call
 
 // ---------------------------------------------------------------- reply.js
 
+const utf8 = (s) => new TextEncoder().encode(s);
+
 test('a large reply is cut and assembled into exactly what JSON.parse gives', async () => {
   const skill = (i) => ({
     name: `s-${i}`,
-    description: `quote " backslash \\ brace { } bracket [ ] comma , colon : unicode é 😀 ${'x'.repeat(i % 300)}`,
+    description: `quote " backslash \\ \\" brace { } bracket [ ] comma , colon : unicode é 😀 ${'x'.repeat(i % 300)}`,
     frontmatter: { nested: [{ name: 'inner' }, [1, [2, [3]]], { a: { b: '}]' } }], n: i, f: 1.5e-7, t: true, z: null },
   });
-  const value = { skills: Array.from({ length: 2000 }, (_, i) => skill(i)), warnings: [], shadowed: [{ name: 'x' }], digest: '0123456789abcdef', __proto__x: 1 };
+  const value = { skills: Array.from({ length: 4000 }, (_, i) => skill(i)), warnings: [], shadowed: [{ name: 'x' }], digest: '0123456789abcdef', __proto__x: 1 };
   const reply = JSON.stringify(value);
-  assert.ok(reply.length > SPLIT_MIN);
-  const members = splitReply(reply);
-  assert.ok(members, 'the reply was not cut');
-  assert.deepEqual(members.map((m) => m.key), Object.keys(value));
-  assert.ok(members[0].pieces.length > 10, 'the skills are in several pieces');
-  assert.equal(JSON.stringify(await assembleReply(members)), reply);
+  const bytes = utf8(reply);
+  assert.ok(bytes.length > SPLIT_MIN);
+  const cut = cutReply(bytes);
+  assert.ok(cut, 'the reply was not cut');
+  assert.deepEqual(cut.members.map((m) => m.key), Object.keys(value));
+  assert.ok(cut.members[0].pieces.length / 2 > 4, 'the skills are in several pieces');
+  assert.equal(JSON.stringify(await assembleReply(cut)), reply);
   // "__proto__" stays a plain key, as with JSON.parse.
   const proto = '{"__proto__":' + JSON.stringify(Array.from({ length: 3000 }, (_, i) => i)) + ',"a":' + JSON.stringify('y'.repeat(SPLIT_MIN)) + '}';
-  const got = await assembleReply(splitReply(proto));
+  const got = await assembleReply(/** @type {any} */ (cutReply(utf8(proto))));
   assert.deepEqual(Object.keys(got), ['__proto__', 'a']);
   assert.equal(Object.getPrototypeOf(got), Object.prototype);
   assert.equal(JSON.stringify(got), JSON.stringify(JSON.parse(proto)));
 });
 
-test('replies that are short, not objects or not compact travel whole', () => {
+test('replies that are short, errors, not objects or not compact travel whole', () => {
   const big = 'z'.repeat(SPLIT_MIN);
-  for (const r of ['{"skills":[]}', JSON.stringify([big]), JSON.stringify(big), `{ "a": ${JSON.stringify(big)} }`, `{"a":${JSON.stringify(big)}} `, `{"a":"${big}`]) {
-    assert.equal(splitReply(r), null, r.slice(0, 20));
+  for (const r of ['{"skills":[]}', JSON.stringify([big]), JSON.stringify(big), `{ "a": ${JSON.stringify(big)} }`, `{"a":${JSON.stringify(big)}} `, `{"a":"${big}`, `{"error":{"code":"X","message":"${big}"}}`]) {
+    assert.equal(cutReply(utf8(r)), null, r.slice(0, 20));
   }
 });
