@@ -290,6 +290,9 @@ func (f *FS) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	if n, size, handled, err := f.readWithin(h, within, p, buf); handled {
+		return n, size, err
+	}
 	file, err := f.openWithin(h, within, p)
 	if err != nil {
 		return 0, 0, err
