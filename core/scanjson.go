@@ -252,69 +252,26 @@ func mayResolve(c byte) bool {
 	return false
 }
 
-// flowSequence is scanFlowSequence writing JSON; it returns the text after
-// the closing bracket.
+// flowSequence writes the flow sequence that starts text as JSON
+// (flowItems); it returns the text after the closing bracket.
 func (j *frontmatterJSON) flowSequence(text string) (string, bool) {
 	j.w.Byte('[')
-	i := 1
-	skip := func() {
-		for i < len(text) && text[i] == ' ' {
-			i++
-		}
-	}
-	skip()
-	if i < len(text) && text[i] == ']' {
-		j.w.Byte(']')
-		return text[i+1:], true
-	}
-	for n := 0; ; n++ {
-		skip()
-		if i >= len(text) {
-			return "", false
-		}
+	n := 0
+	rest, ok := flowItems(text, func(item string, quoted bool) bool {
 		if n > 0 {
 			j.w.Byte(',')
 		}
-		switch text[i] {
-		case '"', '\'':
-			v, rest, ok := scanQuoted(text[i:])
-			if !ok {
-				return "", false
-			}
-			j.w.Str(v)
-			i = len(text) - len(rest)
-		default:
-			k := i
-			for k < len(text) && strings.IndexByte(",[]{}:#\"'?", text[k]) < 0 {
-				k++
-			}
-			item := strings.TrimRight(text[i:k], " ")
-			if item == "" || strings.IndexByte("-?!&*|>%@`", item[0]) >= 0 && !(item[0] == '-' && len(item) > 1 && item[1] != ' ') {
-				return "", false
-			}
-			if !j.scalar(item) {
-				return "", false
-			}
-			i = k
+		n++
+		if quoted {
+			j.w.Str(item)
+			return true
 		}
-		skip()
-		if i >= len(text) {
-			return "", false
-		}
-		switch text[i] {
-		case ']':
-			j.w.Byte(']')
-			return text[i+1:], true
-		case ',':
-			i++
-			skip()
-			if i >= len(text) || text[i] == ']' || text[i] == ',' {
-				return "", false
-			}
-		default:
-			return "", false
-		}
+		return j.scalar(item)
+	})
+	if ok {
+		j.w.Byte(']')
 	}
+	return rest, ok
 }
 
 // value returns the JSON of the top-level value under key within raw (the

@@ -311,10 +311,32 @@ func scanPlain(text string) (Value, bool) {
 	return v, true
 }
 
-// scanFlowSequence reads [a, "b", 'c'] on one line: scalars only, no
-// empty entries.
+// scanFlowSequence reads [a, "b", 'c'] on one line into a list.
 func scanFlowSequence(text string) (Value, string, bool) {
 	list := []Value{}
+	rest, ok := flowItems(text, func(item string, quoted bool) bool {
+		if quoted {
+			list = append(list, item)
+		} else {
+			_, v, _ := fmrules.ResolveScalar("", item)
+			list = append(list, v)
+		}
+		return true
+	})
+	if !ok {
+		return nil, "", false
+	}
+	return list, rest, true
+}
+
+// flowItems reads the flow sequence [a, "b", 'c'] that starts text and
+// closes on the same line: scalars only, no empty entries, no trailing
+// comma. It calls item for each entry, in order: a quoted entry's value
+// (quoted is true), or a plain entry's text, to be resolved (S6). It
+// returns the text after the closing bracket; ok is false when text holds
+// no such sequence or item returned false. Both readers of the subset use
+// it: scanFlowSequence (a list) and frontmatterJSON (JSON).
+func flowItems(text string, item func(s string, quoted bool) bool) (rest string, ok bool) {
 	i := 1
 	skip := func() {
 		for i < len(text) && text[i] == ' ' {
@@ -323,20 +345,18 @@ func scanFlowSequence(text string) (Value, string, bool) {
 	}
 	skip()
 	if i < len(text) && text[i] == ']' {
-		return list, text[i+1:], true
+		return text[i+1:], true
 	}
 	for {
 		skip()
 		if i >= len(text) {
-			return nil, "", false
+			return "", false
 		}
-		var v Value
 		switch text[i] {
 		case '"', '\'':
-			var rest string
-			var ok bool
-			if v, rest, ok = scanQuoted(text[i:]); !ok {
-				return nil, "", false
+			v, rest, ok := scanQuoted(text[i:])
+			if !ok || !item(v, true) {
+				return "", false
 			}
 			i = len(text) - len(rest)
 		default:
@@ -344,29 +364,30 @@ func scanFlowSequence(text string) (Value, string, bool) {
 			for j < len(text) && strings.IndexByte(",[]{}:#\"'?", text[j]) < 0 {
 				j++
 			}
-			item := strings.TrimRight(text[i:j], " ")
-			if item == "" || strings.IndexByte("-?!&*|>%@`", item[0]) >= 0 && !(item[0] == '-' && len(item) > 1 && item[1] != ' ') {
-				return nil, "", false
+			plain := strings.TrimRight(text[i:j], " ")
+			if plain == "" || strings.IndexByte("-?!&*|>%@`", plain[0]) >= 0 && !(plain[0] == '-' && len(plain) > 1 && plain[1] != ' ') {
+				return "", false
 			}
-			_, v, _ = fmrules.ResolveScalar("", item)
+			if !item(plain, false) {
+				return "", false
+			}
 			i = j
 		}
-		list = append(list, v)
 		skip()
 		if i >= len(text) {
-			return nil, "", false
+			return "", false
 		}
 		switch text[i] {
 		case ']':
-			return list, text[i+1:], true
+			return text[i+1:], true
 		case ',':
 			i++
 			skip()
 			if i >= len(text) || text[i] == ']' || text[i] == ',' {
-				return nil, "", false // an empty entry or a trailing comma
+				return "", false // an empty entry or a trailing comma
 			}
 		default:
-			return nil, "", false
+			return "", false
 		}
 	}
 }
