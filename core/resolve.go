@@ -424,7 +424,8 @@ func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry)
 			if err != nil {
 				continue
 			}
-			if !pathWithin(r, w.realBase) {
+			outside := !pathWithin(r, w.realBase)
+			if outside {
 				// S44: the SKILL.md discovery loaded is listed when its
 				// link is one S43 allows.
 				if w.skill == nil || rel != "" || e.Name != "SKILL.md" || p != w.skill.FilePath {
@@ -435,7 +436,10 @@ func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry)
 				}
 			}
 			t, err := w.fsys.Stat(p)
-			if err != nil {
+			if err != nil || outside && t != TypeFile {
+				// Only the file itself: a SKILL.md swapped for a link to a
+				// directory after discovery is not walked (S33; found by
+				// FuzzListFiles, issue 16).
 				continue
 			}
 			typ, childReal = t, r
