@@ -151,18 +151,86 @@ function parse(argv) {
   return { values, command, args };
 }
 
+// The settings file (--settings) is read only when the file opened is a
+// regular file of at most 16 MiB (SPEC S45; issue 16 item 14): it is
+// opened non-blocking and checked on its descriptor, so a FIFO (which
+// would block the CLI forever), a device (/dev/zero never ends) or a file
+// swapped for one of them after a check are refused, and reading stops
+// past the bound whatever the file's size says (a /proc file says 0).
+const MAX_SETTINGS_BYTES = 16 << 20;
+const SETTINGS_FIX = 'give --settings a JSON file of discovery options (at most 16 MiB)';
+
+/** What a non-regular file is, for a message. */
+function fileKind(st) {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+// What a failed open means, for the codes a user meets.
+const OPEN_ERRORS = {
+  ENOENT: 'no such file', EACCES: 'permission denied', ELOOP: 'too many symlinks', ENOTDIR: 'a path through a file',
+  ENXIO: 'a socket, or a device with nothing behind it',
+};
+
 function readSettings(file) {
+  checkUTF8Path('--settings', file);
+  const fail = (why) => new Exit(1, 'INVALID_ARGUMENT', `settings ${file}: ${why}; ${SETTINGS_FIX}`);
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    throw fail(e.code ? `${e.code}${OPEN_ERRORS[e.code] ? ` (${OPEN_ERRORS[e.code]})` : ''}` : e.message);
+  }
   let text;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw fail(`${fileKind(st)}, not a regular file`);
+    if (st.size > MAX_SETTINGS_BYTES) throw fail(`${st.size} bytes, larger than 16 MiB`);
+    // One byte past what the file says, to see it go on (a /proc file
+    // says 0); the buffer grows up to one byte past the bound.
+    let buf = Buffer.alloc(Math.min(st.size, MAX_SETTINGS_BYTES) + 1);
+    let got = 0;
+    for (;;) {
+      if (got === buf.length) {
+        if (got > MAX_SETTINGS_BYTES) throw fail('larger than 16 MiB (it grew while read)');
+        const more = Buffer.alloc(Math.min(Math.max(buf.length * 2, 64 << 10), MAX_SETTINGS_BYTES + 1));
+        buf.copy(more, 0, 0, got);
+        buf = more;
+      }
+      const n = fs.readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+    text = buf.toString('utf8', 0, got);
   } catch (e) {
-    throw new Exit(1, 'INVALID_ARGUMENT', `settings ${file}: ${e.code ?? e.message}`);
+    if (e instanceof Exit) throw e;
+    throw fail(e.code ?? e.message);
+  } finally {
+    fs.closeSync(fd);
   }
   try {
     return JSON.parse(text);
   } catch (e) {
     throw new Exit(1, 'INVALID_ARGUMENT', `settings ${file}: not valid JSON: ${e.message}`);
   }
+}
+
+// Paths are UTF-8 text to the engine (and to the JS API). A runtime turns
+// an argument, or a working directory, whose bytes are not valid UTF-8
+// into text with U+FFFD in their place: that text names another path,
+// and the command would answer for it without a word (issue 16). So a
+// path holding U+FFFD is refused, saying why and what to do. A name that
+// really holds U+FFFD is refused too: without the raw bytes (which Deno
+// does not give) the two cannot be told apart, and such names are rare.
+function checkUTF8Path(what, p) {
+  if (!p.includes('\ufffd')) return;
+  throw new Exit(1, 'INVALID_ARGUMENT',
+    `${what} ${p}: not valid UTF-8 (the runtime shows bytes that are not UTF-8 as U+FFFD, so this names another path); ` +
+    'rename it to UTF-8, or pass a symlink to it whose path is UTF-8');
 }
 
 /** A default the runtime must be asked for; a refusal (Deno's permissions) says how to do without it. */
@@ -178,12 +246,20 @@ function processDir(flag, what, grant, get) {
 function requests(command, args, values) {
   // validate needs no load context: asking for it would make Deno require
   // --allow-sys=homedir for nothing (least privilege, issue 14).
-  if (command === 'validate') return args.map((dir) => ({ op: 'validate', dir: path.resolve(dir) }));
+  if (command === 'validate') {
+    for (const dir of args) checkUTF8Path('validate', dir);
+    return args.map((dir) => ({ op: 'validate', dir: path.resolve(dir) }));
+  }
+  if (command === 'match') for (const p of args) checkUTF8Path('match', p);
+  for (const f of ['cwd', 'home']) if (values[f] !== undefined) checkUTF8Path(`--${f}`, values[f]);
   const ctx = {
     cwd: path.resolve(values.cwd ?? processDir('--cwd', 'the working directory', 'read access to it', () => process.cwd())),
     home: path.resolve(values.home ?? processDir('--home', 'the home directory', '--allow-sys=homedir', () => os.homedir())),
     options: values.settings !== undefined ? readSettings(values.settings) : undefined,
   };
+  // The defaults too: the working directory's name may not be UTF-8 (pass --cwd), nor $HOME (pass --home).
+  if (values.cwd === undefined) checkUTF8Path('the working directory (pass --cwd)', ctx.cwd);
+  if (values.home === undefined) checkUTF8Path('the home directory (pass --home)', ctx.home);
   switch (command) {
     case 'list':
       return [{ op: 'discover', ...ctx }];

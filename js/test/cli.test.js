@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createSkilldex } from '../index.js';
 import { diskWorkspace } from './workspace.js';
@@ -237,6 +237,103 @@ test('--settings: options from a JSON file (S22); unreadable or invalid files fa
   const u = cli(['list', ...ctx, '--settings', unknown, '--json']);
   assert.equal(u.status, 1);
   assert.equal(JSON.parse(u.stdout).error.code, 'INVALID_ARGUMENT');
+});
+
+/**
+ * Run the CLI with its stdin a pipe the test holds open, killed after
+ * `seconds`: {status, stdout, stderr, killed}. A CLI that blocks on the
+ * pipe, or reads without end, is killed and the test fails, never hangs.
+ */
+function cliBounded(args, opts = {}) {
+  const cmd = opts.runner ?? runner;
+  const seconds = opts.seconds ?? 30;
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd[0], [...cmd.slice(1), ...args], { cwd: root, env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '', killed = false;
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, seconds * 1000);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve({ status, stdout, stderr, killed });
+    });
+  });
+}
+
+// Issue 16 item 14 (S45): --settings reads only a regular file of at most
+// 16 MiB, checked on the descriptor it opened. Before, a FIFO blocked the
+// CLI for ever and /dev/zero grew it past 2.7 GB.
+test('--settings: a FIFO, a device, a directory or a file over 16 MiB is refused at once, naming the file and the fix', async () => {
+  // A FIFO no one writes to: made by mkfifo, or else (Deno's test
+  // permissions do not run it) the CLI's stdin, which Deno makes a pipe
+  // the test holds open (Node and Bun make it a socket).
+  const fifo = root + '/settings-fifo';
+  const made = spawnSync('mkfifo', [fifo]);
+  if (made.error || made.status !== 0) fs.symlinkSync('/dev/stdin', fifo);
+  const zero = root + '/settings-zero';
+  fs.symlinkSync('/dev/zero', zero);
+  const big = root + '/settings-big.json';
+  fs.writeFileSync(big, '');
+  fs.truncateSync(big, (16 << 20) + 1); // sparse: no 16 MiB written
+  // Reading /dev/stdin needs Deno's --allow-all.
+  const anyRead = globalThis.Deno ? { runner: denoRun(['-A']) } : {};
+  for (const [file, why] of [
+    [fifo, 'a FIFO, not a regular file'],
+    [zero, 'a character device, not a regular file'],
+    [root, 'a directory, not a regular file'],
+    [big, `${(16 << 20) + 1} bytes, larger than 16 MiB`],
+  ]) {
+    const r = await cliBounded(['list', ...ctx, '--settings', file], anyRead);
+    assert.ok(!r.killed, `--settings ${file}: still running after 30 s`);
+    assert.equal(r.status, 1, `--settings ${file}: exit ${r.status}, ${r.stderr}`);
+    assert.equal(r.stderr, `skilldex: settings ${file}: ${why}; give --settings a JSON file of discovery options (at most 16 MiB)\n`);
+    assert.equal(r.stdout, '');
+  }
+  // At the bound it is read: 16 MiB of JSON.
+  const edge = root + '/settings-16mib.json';
+  fs.writeFileSync(edge, '{"enabled": false}' + ' '.repeat((16 << 20) - 18));
+  assert.equal(fs.statSync(edge).size, 16 << 20);
+  assert.equal(ok(cli(['list', ...ctx, '--settings', edge])).stdout, '0 skills\n');
+});
+
+// Issue 16 ("also seen"): a path argument whose bytes are not UTF-8 was
+// decoded to U+FFFD and named another folder without a word (list said
+// "0 skills"). Such a path is refused, saying why and what to do.
+test('a path argument that is not valid UTF-8 is refused with the fix (issue 16)', () => {
+  const fix = /: not valid UTF-8 \(the runtime shows bytes that are not UTF-8 as U\+FFFD, so this names another path\); rename it to UTF-8, or pass a symlink to it whose path is UTF-8\n$/;
+  const lossy = root + '/caf\ufffd';
+  for (const [args, what] of [
+    [['list', '--cwd', lossy, '--home', home], '--cwd'],
+    [['list', '--cwd', cwd, '--home', lossy], '--home'],
+    [['list', ...ctx, '--settings', lossy + '.json'], '--settings'],
+    [['validate', home + '/.claude/skills', lossy], 'validate'],
+    [['match', cwd + '/a.ts', lossy + '/b.ts', ...ctx], 'match'],
+  ]) {
+    const r = cli(args);
+    assert.equal(r.status, 1, `${what}: exit ${r.status} ${r.stdout}`);
+    assert.ok(r.stderr.startsWith(`skilldex: ${what} ${root}/caf\ufffd`), r.stderr);
+    assert.match(r.stderr, fix);
+  }
+  // The real thing: the bytes "caf\xe9" (Latin-1) through a shell, to a
+  // folder of that name holding a skill. (Deno's test permissions do not
+  // run sh; the runtimes turn the byte into the U+FFFD tested above.)
+  if (globalThis.Deno || !fs.existsSync('/bin/sh')) return;
+  const latin1 = Buffer.concat([Buffer.from(root + '/caf'), Buffer.from([0xe9])]);
+  fs.mkdirSync(Buffer.concat([latin1, Buffer.from('/.claude/skills/s')]), { recursive: true });
+  fs.writeFileSync(Buffer.concat([latin1, Buffer.from('/.claude/skills/s/SKILL.md')]), '---\ndescription: d\n---\n');
+  const r = spawnSync('/bin/sh', ['-c', 'exec "$@" list --cwd "$(printf "%s\\351" "$ROOT/caf")" --home "$HOME_DIR"', 'sh', ...runner], {
+    encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ROOT: root, HOME_DIR: home },
+  });
+  assert.equal(r.status, 1, r.stdout);
+  assert.match(r.stderr, /^skilldex: --cwd .*caf\ufffd: not valid UTF-8/);
 });
 
 test('--cwd and --home default to the process\'s; a relative --cwd is resolved', async () => {
