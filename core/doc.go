@@ -72,6 +72,12 @@
 //     unreadable registry (other than missing) warns "Failed to read plugin
 //     registry: <path> (<CODE>)"; a registry whose top level or "plugins"
 //     is not an object is unparseable.
+//   - Registry entries whose <installPath>/skills has the realpath of a
+//     folder an earlier entry (in JSON order) already names are dropped
+//     before scanning, without a warning: each plugin folder is scanned
+//     once (issue 16: 10000 entries naming one folder cost a million
+//     reads). Their skills would have been S25 realpath losers, so skills
+//     are unchanged; those losers are no longer listed in Shadowed.
 //   - Custom-directory warnings are not prefixed with a display name; they
 //     carry their path in skillPath instead.
 //   - The arguments are checked before the master switch: a relative cwd

@@ -183,6 +183,14 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 		return []providerItem{{warning: "Failed to parse plugin registry: " + file}}
 	}
 	var items []providerItem
+	// Each skills folder is scanned once (issue 16): entries whose
+	// <installPath>/skills has the realpath of one already taken (or, when
+	// it has none, the same cleaned path) are dropped, the first in JSON
+	// order kept. A scan of them would only find the same files again,
+	// each lost to S25's realpath rule; 10000 entries naming one 100-skill
+	// folder cost a million reads and 1.27 GB before.
+	scanned := map[string]bool{}  // realpaths (or cleaned paths) of the roots taken
+	resolved := map[string]bool{} // cleaned roots already looked at
 	for _, id := range plugins.Keys() {
 		at := strings.LastIndexByte(id, '@')
 		if at < 0 {
@@ -208,7 +216,20 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 					continue
 				}
 			}
-			items = append(items, providerItem{spec: scanSpec{root: path.Join(installPath, "skills"),
+			root := path.Join(installPath, "skills")
+			if resolved[root] {
+				continue
+			}
+			resolved[root] = true
+			key := root
+			if r, err := fsys.Realpath(root); err == nil {
+				key = r
+			}
+			if scanned[key] {
+				continue
+			}
+			scanned[key] = true
+			items = append(items, providerItem{spec: scanSpec{root: root,
 				provider: "claude-plugins", providerName: "Claude Code plugins", level: level,
 				namePrefix: id[:at] + ":", scope: path.Clean(installPath)}})
 		}

@@ -268,3 +268,55 @@ func TestDiscover_replyBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscover_pluginRegistryDeduped: 10000 registry entries naming one
+// 100-skill plugin folder (directly, through a link, and unclean) cost a
+// million reads and 1.27 GB (issue 16, "also seen"). Each folder is now
+// scanned once, by the realpath of <installPath>/skills: the reads are
+// those of one scan, and the skills are the first entry's.
+func TestDiscover_pluginRegistryDeduped(t *testing.T) {
+	t.Parallel()
+	fsys := memfs.New()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 100; i++ {
+		must(fsys.WriteFile("/plug/skills/s"+strconv.Itoa(i)+"/SKILL.md", []byte("---\ndescription: d\n---\n")))
+	}
+	must(fsys.WriteFile("/other/skills/o/SKILL.md", []byte("---\ndescription: other plugin\n---\n")))
+	must(fsys.Symlink("/plug", "/plug-link"))
+	must(fsys.Mkdir("/w/p/.git"))
+	var reg strings.Builder
+	reg.WriteString(`{"version":2,"plugins":{`)
+	for i := 0; i < 10000; i++ {
+		install := [...]string{"/plug", "/plug-link", "/plug/", "/plug/skills/.."}[i%4]
+		fmt.Fprintf(&reg, `"p%05d@m":[{"scope":"user","installPath":%q}],`, i, install)
+	}
+	reg.WriteString(`"zz@m":[{"scope":"user","installPath":"/other"}]}}`)
+	must(fsys.WriteFile("/h/.claude/plugins/installed_plugins.json", []byte(reg.String())))
+	spy := newSpy(fsys)
+	res, err := core.Discover(spy, "/w/p", "/h", core.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := spy.calls["readFile"]; n > 110 { // 101 SKILL.md files, the registry in a few prefixes
+		t.Errorf("%d file reads, want one per SKILL.md and a few for the registry", n)
+	}
+	if n := spy.calls["readDir"]; n > 20 {
+		t.Errorf("%d directory listings", n)
+	}
+	if len(res.Skills) != 101 || res.Skills[0].Name != "p00000:s0" || res.Skills[100].Name != "zz:o" {
+		t.Fatalf("%d skills, first %q, last %q", len(res.Skills), res.Skills[0].Name, res.Skills[len(res.Skills)-1].Name)
+	}
+	for _, s := range res.Skills[:100] {
+		if !strings.HasPrefix(s.Name, "p00000:") {
+			t.Fatalf("skill %q: the first entry's folder should win", s.Name)
+		}
+	}
+	if len(res.Shadowed) != 0 || len(res.Warnings) != 0 {
+		t.Errorf("shadowed %d, warnings %v", len(res.Shadowed), res.Warnings)
+	}
+}
