@@ -270,8 +270,9 @@ func (w *fuzzWorld) computeSlots() {
 	case 5:
 		w.registry = []byte(`{"plugins":{"p@m":[{"scope":"user","installPath":"/plug/p"},` +
 			`{"scope":"project","installPath":"/plug/p/","projectPath":"/"}]}}`)
+		// The project entry names the folder the user entry names: it is
+		// dropped before scanning (each folder is scanned once, issue 16).
 		plugin("p", "/plug/p", "user")
-		plugin("p", "/plug/p", "project")
 	case 6:
 		w.registry = []byte(`{"plugins":{"p@m":[{"scope":"user","installPath":"/plug/p"}]}}`)
 		w.faults = append(w.faults, fuzzFault{"readFile", registryPath, core.EACCES})
