@@ -106,8 +106,9 @@ func buildLinkTree(t testing.TB, states []byte) *memfs.FS {
 	}
 	must(fsys.Mkdir(ltRepo + "/.git"))
 	must(fsys.Mkdir("/outside"))
-	must(fsys.WriteFile(ltHome+"/.claude/plugins/installed_plugins.json", []byte(
-		`{"version":2,"plugins":{"plug@market":[{"scope":"user","installPath":"`+ltPlug+`"}]}}`)))
+	const registry = ltHome + "/.claude/plugins/installed_plugins.json"
+	must(fsys.WriteFile(registry, []byte(`{"file":"@@FILE `+registry+` @@","version":2,`+
+		`"plugins":{"plug@market":[{"scope":"user","installPath":"`+ltPlug+`"}]}}`)))
 	for i, s := range linkSlots {
 		must(fsys.Mkdir(path.Dir(s.path)))
 		st := byte(slotBase)
