@@ -54,6 +54,27 @@ test('720 folders of control-byte descriptions: list exits 0, the user skill is 
   console.log(`# 720-folder tree: list --json in ${ms} ms, ${Buffer.byteLength(r.stdout)} bytes`);
 });
 
+// A 200 MB file inside a skill, under the 256 MiB bound of one host import
+// result, ran the instance out of memory (3.5 GB RSS, a Go stack trace
+// printed by the CLI; issue 16 item 11). The module asks for at most 8 MiB
+// (S45): TOO_LARGE with the size, at once.
+test('read of a 200 MB file in a skill is TOO_LARGE, naming the size and the limit (S45)', () => {
+  const home = path.join(root, 'big-home');
+  const skill = path.join(home, '.claude/skills/x');
+  fs.mkdirSync(skill, { recursive: true });
+  fs.writeFileSync(path.join(skill, 'SKILL.md'), '---\ndescription: d\n---\n');
+  fs.writeFileSync(path.join(skill, 'big.bin'), '');
+  fs.truncateSync(path.join(skill, 'big.bin'), 200 << 20); // sparse: nothing written
+  const r = spawnSync(runner[0], [...runner.slice(1), 'read', 'skill://x/big.bin', '--json', '--cwd', home, '--home', home], {
+    encoding: 'utf8', timeout: 60_000,
+  });
+  if (r.error) throw r.error;
+  assert.equal(r.status, 1, r.stderr.slice(0, 2000));
+  assert.deepEqual(JSON.parse(r.stdout), {
+    error: { code: 'TOO_LARGE', message: `File too large: ${skill}/big.bin (209715200 bytes; the limit is 8 MiB)` },
+  });
+});
+
 // A filesystem object whose methods return promises (fs.promises) gave 0
 // skills, no error, and unhandled rejections that crash Node by default.
 test('a filesystem of async methods is refused at once with INVALID_ARGUMENT (issue 16 item 13)', async () => {
