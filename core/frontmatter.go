@@ -70,6 +70,10 @@ func parseSkillFile(path string, data []byte, fast bool) SkillFile {
 		f.Body, f.Line, f.Frontmatter = strings.TrimSpace(text[span.rest:]), span.line, m
 		return f
 	}
+	if m, warnings, ok := scanInvalidYAML(path, yamlText, span.line+1); ok {
+		f.Body, f.Line, f.Frontmatter, f.Warnings = strings.TrimSpace(text[span.rest:]), span.line, m, warnings
+		return f
+	}
 	return completeSkillFile(path, text)
 }
 

@@ -15,7 +15,7 @@ func checkScanner(t testing.TB, src string) bool {
 	t.Helper()
 	m, ok := scanFrontmatter(src)
 	if !ok {
-		return false
+		return checkInvalidScanner(t, src)
 	}
 	ref, warnings, reject := yamlReference("f", src, 1)
 	if len(warnings) != 0 || reject != "" {
@@ -23,6 +23,25 @@ func checkScanner(t testing.TB, src string) bool {
 	}
 	if got, want := valueJSON(m), valueJSON(ref); got != want {
 		t.Fatalf("%q:\nscanner %s\nyaml.v3 %s", src, got, want)
+	}
+	return true
+}
+
+// checkInvalidScanner compares the fast path's S7 for the invalid YAML it
+// reads (scanInvalidYAML: a plain value holding ": ") with the complete
+// path's: the same recovered mapping and the same warning, to the byte.
+func checkInvalidScanner(t testing.TB, src string) bool {
+	t.Helper()
+	m, warnings, ok := scanInvalidYAML("f", src, 7)
+	if !ok {
+		return false
+	}
+	ref, refWarnings, reject := yamlReference("f", src, 7)
+	if reject != "" || len(refWarnings) != 1 || len(warnings) != 1 || warnings[0] != refWarnings[0] {
+		t.Fatalf("%q: scanner warns %q, yaml.v3 path %q (reject %q)", src, warnings, refWarnings, reject)
+	}
+	if got, want := valueJSON(m), valueJSON(ref); got != want {
+		t.Fatalf("%q (invalid YAML):\nscanner %s\nyaml.v3 %s", src, got, want)
 	}
 	return true
 }
@@ -390,5 +409,45 @@ func BenchmarkParseSkillFile(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestScanInvalidYAML: the unquoted-colon values the fast path recovers
+// itself (S7), each compared with the complete path, and what it leaves
+// to the complete path.
+func TestScanInvalidYAML(t *testing.T) {
+	takes := []string{
+		"name: x\ndescription: Use when: the user asks\n",
+		"description: a: b\n",
+		"description: ends with a colon:\nname: x\n",
+		"name: x\ndescription: Use when: y # a comment\nlicense: MIT\n",
+		"a: b: c\nd: e: f\n",
+		"a: b::c: d\n",
+		"a: x\nb: http://x.y: z\ntags: [a, b]\nmeta:\n  k: v\n",
+		"a: é: b\n",
+		"a: b: c\nz: |\n  text\n",
+		"a: b,c: d\n",
+	}
+	for _, src := range takes {
+		if !checkInvalidScanner(t, src) {
+			t.Errorf("%q: the fast path leaves it to the complete path", src)
+		}
+	}
+	leaves := []string{
+		"a: 'b': c\n",
+		"a: \"b\": c\n",
+		"a: b #c: d\n",
+		"a: -b: c\n",
+		"a: b: c\n  continued\n",
+		"a: b: c\n- x\n",
+		"a: b: c\nd: [x\n",
+		"a: b: c\n\tk: v\n",
+		"a: &x b: c\n",
+		"a: b\n",
+	}
+	for _, src := range leaves {
+		if _, _, ok := scanInvalidYAML("f", src, 1); ok {
+			t.Errorf("%q: the fast path takes it, but it is not a plain unquoted-colon value in the subset", src)
+		}
 	}
 }

@@ -139,6 +139,9 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 		if m, ok := scanFrontmatter(yamlText); ok {
 			return m, nil, ""
 		}
+		if m, warnings, ok := scanInvalidYAML(path, yamlText, span.line+1); ok {
+			return m, warnings, ""
+		}
 	}
 	// The complete path, on the file up to the closing line.
 	f := parseSkillFile(path, data[:bom+span.rest], false)

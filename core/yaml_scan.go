@@ -35,11 +35,29 @@ import (
 // scanFrontmatter returns the mapping of src, or false when src is outside
 // the subset.
 func scanFrontmatter(src string) (*Map, bool) {
+	m, colon, ok := scanYAML(src)
+	return m, ok && colon == 0
+}
+
+// colonReason is yaml.v3's error for a plain value holding ": ".
+const colonReason = "mapping values are not allowed in this context"
+
+// scanYAML is scanFrontmatter, and also reads the invalid YAML SKILL.md
+// files hold most (SPEC S7's own example): a top-level plain value with an
+// unquoted ": " in it, or ending in ':', as in `description: Use when: X`.
+// colon is then the 1-based line of the first such value, and ok reports
+// that everything else in src is in the subset. yaml.v3 reads such a
+// document line by line, without error, up to that line and fails there
+// with colonReason; S7's recovery and warning (fmrules) need nothing more,
+// so the complete path, and in wasm the frontmatter module it lives in,
+// is not needed for it (issue 10). m is then partial: callers use only
+// colon.
+func scanYAML(src string) (m *Map, colon int, ok bool) {
 	if !scanChars(src) {
-		return nil, false
+		return nil, 0, false
 	}
 	s := yamlScanner{src: src}
-	m := newMapCap(countKeyLines(src))
+	m = newMapCap(countKeyLines(src))
 	for !s.eof() {
 		line := s.line()
 		if isBlankLine(line) || line[0] == '#' {
@@ -48,27 +66,74 @@ func scanFrontmatter(src string) (*Map, bool) {
 		}
 		key, rest, ok := scanKey(line)
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
+		start := s.pos
 		s.advance()
 		var v Value
 		switch {
 		case rest == "":
 			if v, ok = s.blockValue(); !ok {
-				return nil, false
+				return nil, 0, false
 			}
 		case rest[0] == '|' || rest[0] == '>':
 			if v, ok = s.blockScalar(rest); !ok {
-				return nil, false
+				return nil, 0, false
 			}
 		default:
-			if v, ok = scanInline(rest, true); !ok || !s.noContinuation() {
-				return nil, false
+			v, ok = scanInline(rest, true)
+			if !ok && hasUnquotedColon(rest) {
+				if colon == 0 {
+					colon = 1 + strings.Count(src[:start], "\n")
+				}
+				ok = true
+			}
+			if !ok || !s.noContinuation() {
+				return nil, 0, false
 			}
 		}
 		m.Set(key, v)
 	}
-	return m, true
+	return m, colon, true
+}
+
+// hasUnquotedColon reports that text, a value on a key's line, is a plain
+// scalar that yaml.v3 cuts at a ": " (or a final ':') it takes for a
+// mapping value: it starts like a plain scalar (conservatively: not with
+// '-' either) and, before any comment, holds ": " or ends in ':'.
+func hasUnquotedColon(text string) bool {
+	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", text[0]) >= 0 {
+		return false
+	}
+	if i := strings.Index(text, " #"); i >= 0 {
+		text = text[:i]
+	}
+	text = strings.TrimRight(text, " ")
+	return strings.Contains(text, ": ") || strings.HasSuffix(text, ":")
+}
+
+// scanInvalidYAML is S7 for the invalid YAML scanYAML reads: the
+// recovered mapping and the warning, exactly what the complete path gives
+// (the frontmatter_scan_test.go fuzzers compare them). src starts on line
+// first of the file at path. ok is false for any other src.
+func scanInvalidYAML(path, src string, first int) (m *Map, warnings []string, ok bool) {
+	_, colon, ok := scanYAML(src)
+	if !ok || colon == 0 {
+		return nil, nil, false
+	}
+	if bound, _ := fmrules.DepthBound(src); bound > fmrules.DepthGuard {
+		return nil, nil, false // the complete path rejects it for depth before reading it
+	}
+	m = &Map{}
+	fmrules.Recover(src, func(k, v string) { m.Set(k, v) })
+	line := src
+	for range colon - 1 {
+		line = line[strings.IndexByte(line, '\n')+1:]
+	}
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return m, []string{fmrules.InvalidYAMLWarning(path, first+colon-1, colonReason, line)}, true
 }
 
 // countKeyLines counts the lines that may hold a top-level key.

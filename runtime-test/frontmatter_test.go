@@ -38,8 +38,10 @@ func TestFrontmatterModule_lazy(t *testing.T) {
 		{"scanner only", "", "", string(discover), false, `"name":"plain"`},
 		{"an anchor the scanner declines", "/p/.xcsh/skills/anchor/SKILL.md",
 			"---\nname: anchor\ndescription: &d Uses an anchor\nsummary: *d\n---\n", string(discover), true, `"summary":"Uses an anchor"`},
-		{"invalid YAML", "/p/.xcsh/skills/broken/SKILL.md",
-			"---\nname: broken\ndescription: a: b\n---\n", string(discover), true, `SKILL.md:3: invalid YAML (mapping values are not allowed in this context)`},
+		{"invalid YAML: an unquoted colon, which the scanner recovers itself", "/p/.xcsh/skills/broken/SKILL.md",
+			"---\nname: broken\ndescription: a: b\n---\n", string(discover), false, `SKILL.md:3: invalid YAML (mapping values are not allowed in this context)`},
+		{"invalid YAML the scanner declines", "/p/.xcsh/skills/broken/SKILL.md",
+			"---\nname: broken\ndescription: [a, b\n---\n", string(discover), true, `SKILL.md:3: invalid YAML (did not find expected ',' or ']')`},
 		{"validate", "", "", `{"op":"validate","dir":"/p/.xcsh/skills/plain"}`, true, `"code":"unknown-key"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

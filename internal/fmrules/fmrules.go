@@ -17,6 +17,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Limits that keep a host alive whatever a SKILL.md holds (issue 7); core
@@ -363,4 +364,258 @@ func daysIn(month, year int) int {
 		return 30
 	}
 	return 31
+}
+
+// InvalidYAMLWarning is SPEC S7's warning for invalid YAML:
+// `<path>:<fileLine>: invalid YAML (<reason>); <fix>`, the fix built from
+// line, the offending line (quoted up to 200 characters, SPEC S45).
+func InvalidYAMLWarning(path string, fileLine int, reason, line string) string {
+	return path + ":" + strconv.Itoa(fileLine) + ": invalid YAML (" + reason + "); " + Fix(reason, quoteLine(line))
+}
+
+// Fix names a fix for a YAML error, built from the offending line when
+// it has the shape `key: value` (SPEC S7).
+func Fix(reason, line string) string {
+	key, val := splitKeyValue(line)
+	quote := ""
+	if key != "" && val != "" {
+		quote = "quote the value: " + key + ": " + quoteValue(val)
+	}
+	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+	orQuote := func(fix string) string {
+		if quote != "" {
+			return quote
+		}
+		return fix
+	}
+	switch {
+	case strings.Contains(indent, "\t") || strings.HasPrefix(reason, "found a tab character"):
+		return "indent with spaces, not tabs"
+	case reason == "mapping values are not allowed in this context":
+		if quote != "" && (strings.Contains(val, ": ") || strings.HasSuffix(val, ":")) {
+			return quote
+		}
+		if indent != "" {
+			return "indent this line like the keys above it: a key that has a value cannot hold nested keys"
+		}
+		return "write one key: value per line, and quote values that contain \": \""
+	case reason == "found character that cannot start any token":
+		return orQuote("quote the value: @ and ` cannot start a plain YAML value")
+	case reason == "found unexpected end of stream":
+		if key != "" && val != "" && (val[0] == '"' || val[0] == '\'') {
+			return "close the quote: " + key + ": " + val + val[:1]
+		}
+		return "close the quote that starts on this line"
+	case reason == "found unknown escape character":
+		return orQuote("use single quotes, or write a backslash as \\\\ in double quotes")
+	case FlowOpener(reason) != 0:
+		open := FlowOpener(reason)
+		closer := "]"
+		if open == '{' {
+			closer = "}"
+		}
+		if quote != "" && val[0] == open && !strings.Contains(val, closer) {
+			return "close the " + string(open) + " with " + closer + ": " + key + ": " + val + closer
+		}
+		return orQuote("close the " + string(open) + " with " + closer + ", or quote the value if it is text")
+	case reason == "did not find expected key" || reason == "did not find expected node content":
+		if quote != "" && strings.IndexByte("[{\"'", val[0]) >= 0 {
+			return quote
+		}
+		return "check the indentation: the keys of one mapping start in the same column"
+	case reason == "did not find expected '-' indicator":
+		return "check the indentation: the items of one list start with - in the same column"
+	case reason == "block sequence entries are not allowed in this context":
+		if key != "" {
+			return "write the list as " + key + ": [a, b], or put each \"- item\" on its own line below " + key + ":"
+		}
+		return "put each \"- item\" on its own line"
+	case reason == "could not find expected ':'":
+		return "write the line as key: value, or indent it to continue the value above"
+	case reason == "did not find expected alphabetic or numeric character" || strings.HasPrefix(reason, "unknown anchor"):
+		return orQuote("quote the value: * and & start YAML aliases and anchors")
+	case strings.Contains(reason, "tag"):
+		return orQuote("quote the value: ! starts a YAML tag")
+	case reason == "found unknown directive name":
+		return "quote or indent the line: % at the start of a line starts a YAML directive"
+	case reason == "found unexpected document indicator":
+		return "indent the line: --- or ... at the start of a line ends the YAML"
+	case strings.HasPrefix(reason, "anchor '") && strings.HasSuffix(reason, "' value contains itself"):
+		return "remove the alias from inside the value it names"
+	case reason == "document contains excessive aliasing":
+		return "write the repeated values out instead of using aliases"
+	case strings.HasPrefix(reason, "cannot decode "):
+		return "remove the tag, or write a value that matches it"
+	case reason == "map merge requires map or sequence of maps as the value":
+		return "merge only mappings: <<: *anchor or <<: [*a, *b]"
+	case strings.HasPrefix(reason, "invalid map key"):
+		return "use plain text keys"
+	}
+	return orQuote("check the YAML syntax of this line; quote values that contain special characters")
+}
+
+// FlowOpener returns the bracket of the flow collection a yaml.v3 reason
+// says is unclosed, or 0.
+func FlowOpener(reason string) byte {
+	switch reason {
+	case "did not find expected ',' or ']'":
+		return '['
+	case "did not find expected ',' or '}'":
+		return '{'
+	}
+	return 0
+}
+
+// splitKeyValue splits `key: value` (optionally indented or after "- ")
+// at its first ": ", or returns "", "".
+func splitKeyValue(line string) (key, val string) {
+	s := strings.TrimLeft(line, " \t")
+	s = strings.TrimPrefix(s, "- ")
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t') {
+			key = strings.TrimSpace(s[:i])
+			if key == "" || strings.ContainsAny(key, "\"'[]{}#&*!|>%@`") {
+				return "", ""
+			}
+			return key, strings.TrimSpace(s[i+1:])
+		}
+	}
+	return "", ""
+}
+
+// quoteValue quotes v as a YAML string, unwrapping it first when it is
+// already wrapped in one kind of quote.
+func quoteValue(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		v = v[1 : len(v)-1]
+	}
+	switch {
+	case !strings.ContainsAny(v, "\"\\"):
+		return `"` + v + `"`
+	case !strings.Contains(v, "'"):
+		return "'" + v + "'"
+	}
+	// Escape \ and " by hand: strings.Replacer costs the engine module
+	// about 60 KB.
+	b := make([]byte, 0, len(v)+8)
+	b = append(b, '"')
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' || v[i] == '"' {
+			b = append(b, '\\')
+		}
+		b = append(b, v[i])
+	}
+	return string(append(b, '"'))
+}
+
+// quoteLine is line cut to 200 characters, then "…": a warning quotes no
+// more of a file's line (SPEC S45).
+func quoteLine(line string) string {
+	i := 0
+	for k := 0; k < 200 && i < len(line); k++ {
+		_, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+	}
+	if i < len(line) {
+		return line[:i] + "…"
+	}
+	return line
+}
+
+// DepthGuard bounds the nesting yaml.v3 may see. yaml.v3 builds its
+// node tree recursively (about 65 bytes of V8 stack per level inside the
+// wasm module, measured with Node 20: a 9999-deep document needs about
+// 650 KB of the default 984 KB), so a document whose depth bound is above
+// this value is rejected before yaml.v3 reads it. The bound is crude but
+// never too low (see DepthBound): a shallow frontmatter is rejected by
+// it only with more than about a thousand [ and { characters or lines
+// starting in hundreds of different columns, which no SKILL.md has. Below
+// the guard the walk checks the real depth against fmrules.MaxDepth.
+const DepthGuard = 1024
+
+// DepthBound returns an upper bound of the nesting depth of the node
+// tree yaml.v3 builds from src, or, as soon as the bound goes over
+// DepthGuard, that bound and the 1-based line where it did (line is 0
+// otherwise). It never undercounts:
+//
+//   - flow collections nest only through `[` and `{`, so all of those
+//     characters bound the flow depth;
+//   - a block collection starts at a column where libyaml's scanner rolls
+//     its indentation, always greater than the enclosing block's, and
+//     only at a token that starts a line or follows nothing but `- `,
+//     `? `, `: ` indicators and anchors or tags at the start of a line.
+//     Each distinct such column holds at most a block mapping and an
+//     indentless sequence, so twice the number of candidate columns
+//     bounds the block depth.
+//
+// Columns are counted in characters, as libyaml counts them.
+func DepthBound(src string) (bound, line int) {
+	var cols map[int]bool
+	var low uint64 // columns 0 to 63, the common case, without the map
+	ncols, flow := 0, 0
+	addCol := func(c int) {
+		if c < 64 {
+			if low&(1<<c) == 0 {
+				low |= 1 << c
+				ncols++
+			}
+			return
+		}
+		if cols == nil {
+			cols = make(map[int]bool)
+		}
+		if !cols[c] {
+			cols[c] = true
+			ncols++
+		}
+	}
+	n := 1
+	for i := 0; i < len(src); n++ {
+		// The leading run of this line.
+		col := 0
+		for {
+			for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+				i++
+				col++
+			}
+			addCol(col)
+			if 2*ncols+flow+2 > DepthGuard {
+				return 2*ncols + flow + 2, n
+			}
+			if i >= len(src) || src[i] == '\n' {
+				break
+			}
+			c := src[i]
+			if (c == '-' || c == '?' || c == ':') && (i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\t' || src[i+1] == '\n') {
+				i++
+				col++
+				continue
+			}
+			if c == '&' || c == '!' {
+				for i < len(src) && src[i] != ' ' && src[i] != '\t' && src[i] != '\n' {
+					if src[i] == '[' || src[i] == '{' {
+						flow++
+					}
+					if src[i]&0xC0 != 0x80 {
+						col++
+					}
+					i++
+				}
+				continue
+			}
+			break
+		}
+		// The rest of the line.
+		for i < len(src) && src[i] != '\n' {
+			if src[i] == '[' || src[i] == '{' {
+				flow++
+			}
+			i++
+		}
+		i++
+		if bound = 2*ncols + flow + 2; bound > DepthGuard {
+			return bound, n
+		}
+	}
+	return bound, 0
 }

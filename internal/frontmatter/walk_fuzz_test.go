@@ -57,7 +57,7 @@ func checkWalkAgainstYAMLv3(t *testing.T, src string) {
 	if len(src) > fmrules.MaxBytes {
 		return
 	}
-	if b, _ := yamlDepthBound(src); b > yamlDepthGuard {
+	if b, _ := fmrules.DepthBound(src); b > fmrules.DepthGuard {
 		return
 	}
 	doc, err := parseYAML(src)

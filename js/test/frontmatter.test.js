@@ -31,6 +31,14 @@ test('a workspace the scanner reads alone never loads the frontmatter module', a
   assert.equal(sk.stats().frontmatterInstances, 0);
 });
 
+test('the scanner recovers an unquoted colon (SPEC S7\'s example) itself: no frontmatter module', async () => {
+  const sk = createSkilldex({ fs: workspace({ ...plain, colon: '---\nname: colon\ndescription: Use when: X\n---\n' }), cwd, home });
+  const r = await sk.discover();
+  assert.equal(r.skills.find((s) => s.name === 'colon')?.description, 'Use when: X');
+  assert.match(r.warnings.map((w) => w.message).join('\n'), /colon\/SKILL\.md:3: invalid YAML \(mapping values are not allowed in this context\); quote the value: description: "Use when: X"/);
+  assert.equal(sk.stats().frontmatterInstances, 0);
+});
+
 test('a frontmatter the scanner declines loads it once, with the complete path\'s result', async () => {
   const sk = createSkilldex({
     fs: workspace({
