@@ -42,8 +42,23 @@ func TestFrontmatter_lazy(t *testing.T) {
 	if n := e.FrontmatterInstances(); n != 0 {
 		t.Fatalf("a plain tree instantiated the frontmatter module %d times", n)
 	}
+	// The unquoted colon of SPEC S7's example: the scanner recovers it
+	// itself (issue 10).
+	colon := hosttest.Tree(t)
+	if err := colon.WriteFile("/home/u/.claude/skills/y/SKILL.md", []byte("---\nname: y\ndescription: Use when: it breaks\n---\nbody\n")); err != nil {
+		t.Fatal(err)
+	}
+	e = newEngine(t, colon)
+	if got, err := e.Call([]byte(hosttest.Request)); err != nil {
+		t.Fatal(err)
+	} else if native := wire.Call(colon, []byte(hosttest.Request)); !bytes.Equal(got, native) {
+		t.Fatalf("wasmtime: %s\nnative:   %s", got, native)
+	}
+	if n := e.FrontmatterInstances(); n != 0 {
+		t.Fatalf("an unquoted colon instantiated the frontmatter module %d times", n)
+	}
 	broken := hosttest.Tree(t)
-	if err := broken.WriteFile("/home/u/.claude/skills/y/SKILL.md", []byte("---\nname: y\ndescription: Use when: it breaks\n---\nbody\n")); err != nil {
+	if err := broken.WriteFile("/home/u/.claude/skills/y/SKILL.md", []byte("---\nname: y\ndescription: [it breaks\n---\nbody\n")); err != nil {
 		t.Fatal(err)
 	}
 	e = newEngine(t, broken)
