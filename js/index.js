@@ -43,26 +43,27 @@ let defaultFrontmatter = null;
 
 /**
  * The loaders of the frontmatter module for a `frontmatterWasm` option: one
- * that may wait, and one that returns it compiled at once (or null where it
- * cannot: a URL, a function), which lets the engine load it lazily, only
- * when its scanner declines a file (wasm/ABI.md#parse_frontmatter).
+ * that may wait, and, where the module can be had without waiting (the
+ * shipped file where the runtime reads files synchronously, bytes, a
+ * module), one that returns it compiled, which lets the engine load it
+ * lazily, only when its scanner first declines a file
+ * (wasm/ABI.md#parse_frontmatter); null where it cannot (a URL, a
+ * function, a browser).
  * @param {import('./index.js').SkilldexOptions['frontmatterWasm']} wasm
- * @returns {{frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync: () => WebAssembly.Module | null}}
+ * @returns {{frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync: (() => WebAssembly.Module) | null}}
  */
 function frontmatterLoaders(wasm) {
   if (wasm === undefined) {
     return {
       frontmatter: () => compileOnce(() => loadWasm(frontmatterWasmURL), defaultFrontmatterKey),
-      frontmatterSync: () => {
-        if (defaultFrontmatter) return defaultFrontmatter;
-        const bytes = loadWasmSync(frontmatterWasmURL);
-        return bytes ? (defaultFrontmatter = new WebAssembly.Module(bytes)) : null;
-      },
+      frontmatterSync: typeof loadWasmSync === 'function'
+        ? () => (defaultFrontmatter ??= new WebAssembly.Module(loadWasmSync(frontmatterWasmURL)))
+        : null,
     };
   }
   if (wasm instanceof WebAssembly.Module) return { frontmatter: () => Promise.resolve(wasm), frontmatterSync: () => wasm };
-  if (typeof wasm === 'function') return { frontmatter: () => compileOnce(wasm, wasm), frontmatterSync: () => null };
-  if (wasm instanceof URL) return { frontmatter: () => compileOnce(() => fetch(wasm), wasm), frontmatterSync: () => null };
+  if (typeof wasm === 'function') return { frontmatter: () => compileOnce(wasm, wasm), frontmatterSync: null };
+  if (wasm instanceof URL) return { frontmatter: () => compileOnce(() => fetch(wasm), wasm), frontmatterSync: null };
   /** @type {WebAssembly.Module | null} */
   let compiled = null;
   return {

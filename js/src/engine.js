@@ -389,11 +389,13 @@ const STDERR_KEEP = 8192;
  */
 export class Engine {
   /**
-   * frontmatter loads the frontmatter module; frontmatterSync returns it
-   * compiled without waiting, or null where it cannot (then it is loaded
-   * with the engine module, not lazily).
+   * frontmatter loads the frontmatter module; frontmatterSync, where the
+   * module can be had without waiting, returns it compiled: the engine then
+   * calls it only when its scanner first declines a file. Without it (null:
+   * a URL, a loader function, a browser) the module is loaded with the
+   * engine module, not lazily.
    * @param {{fs: import('../index.js').FileSystem, module: () => Promise<WebAssembly.Module>,
-   *   frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync?: () => WebAssembly.Module | null,
+   *   frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync?: (() => WebAssembly.Module) | null,
    *   stderr?: (text: string) => void}} opts
    */
   constructor(opts) {
@@ -401,7 +403,7 @@ export class Engine {
     this.fs = opts.fs;
     this.getModule = opts.module;
     this.getFrontmatter = opts.frontmatter;
-    this.getFrontmatterSync = opts.frontmatterSync ?? (() => null);
+    this.getFrontmatterSync = opts.frontmatterSync ?? null;
     /** @type {{exports: any, memory: WebAssembly.Memory} | null} the frontmatter module's instance, once needed */
     this.fm = null;
     /** @type {WebAssembly.Module | null} */
@@ -470,8 +472,11 @@ export class Engine {
    */
   async prepareFrontmatter(asyncOnly) {
     if (this.fm) return;
+    // Not even compiled here when it can be had at first need: compiling
+    // it (5 MB) on every first call cost a one-shot discover() 100-300 ms
+    // that most workspaces never use (issue 10).
+    if (!asyncOnly && (this.fmModule || this.getFrontmatterSync)) return;
     if (!this.fmModule) {
-      if (!asyncOnly && this.frontmatterModuleSync()) return;
       this.fmModule = await this.getFrontmatter();
       checkImports(this.fmModule, true);
     }
@@ -482,19 +487,14 @@ export class Engine {
   }
 
   /**
-   * The compiled frontmatter module if it can be had without waiting, else
-   * null.
+   * The compiled frontmatter module, loaded now if it was not (it throws
+   * when that fails), or null when it can only be had by waiting.
    * @returns {WebAssembly.Module | null}
    */
   frontmatterModuleSync() {
     if (!this.fmModule) {
-      let m = null;
-      try {
-        m = this.getFrontmatterSync();
-      } catch {
-        return null;
-      }
-      if (!m) return null;
+      if (!this.getFrontmatterSync) return null;
+      const m = this.getFrontmatterSync();
       checkImports(m, true);
       this.fmModule = m;
     }

@@ -49,12 +49,12 @@ function loader(w, defaultURL) {
  * file, bytes, a module), so the engine loads it only when it needs it
  * (wasm/ABI.md#parse_frontmatter); null for a URL.
  * @param {PostedWasm} w
- * @returns {() => WebAssembly.Module | null}
+ * @returns {(() => WebAssembly.Module) | null}
  */
 function syncLoader(w) {
   /** @type {WebAssembly.Module | null} */
   let m = null;
-  if (typeof w === 'string') return () => null;
+  if (typeof w === 'string') return null;
   if (w instanceof WebAssembly.Module) return () => w;
   return () => (m ??= new WebAssembly.Module(/** @type {BufferSource} */ (w === undefined ? nodefs.readFileSync(frontmatterWasmURL) : w)));
 }

@@ -31,6 +31,18 @@ test('a workspace the scanner reads alone never loads the frontmatter module', a
   assert.equal(sk.stats().frontmatterInstances, 0);
 });
 
+test('the frontmatter module is not even compiled until the engine asks for it', async () => {
+  // Bytes that do not compile: a workspace the scanner reads never notices
+  // them (compiling the 5 MB module at every first call cost a one-shot
+  // discover() 100-300 ms, issue 10); the first declined file does.
+  const broken = new Uint8Array([0, 97, 115, 109, 9, 9]);
+  const sk = createSkilldex({ fs: workspace(plain), cwd, home, frontmatterWasm: broken });
+  assert.deepEqual((await sk.discover()).skills.map((s) => s.name), ['block', 'plain']);
+  const declined = createSkilldex({ fs: workspace({ ...plain, anchor: '---\nname: anchor\ndescription: &d x\n---\n' }), cwd, home, frontmatterWasm: broken });
+  const r = await declined.discover();
+  assert.match(r.warnings.map((w) => w.message).join('\n'), /anchor\/SKILL\.md: the YAML parser could not run/);
+});
+
 test('the scanner recovers an unquoted colon (SPEC S7\'s example) itself: no frontmatter module', async () => {
   const sk = createSkilldex({ fs: workspace({ ...plain, colon: '---\nname: colon\ndescription: Use when: X\n---\n' }), cwd, home });
   const r = await sk.discover();

@@ -15,10 +15,9 @@ export const loadWasm = (url = wasmURL) => fetch(url);
 /**
  * No synchronous load here: the engine loads the frontmatter module
  * before its calls instead (wasm/ABI.md#parse_frontmatter).
- * @param {URL} _url
- * @returns {null}
+ * @type {null | ((url: URL) => Uint8Array)}
  */
-export const loadWasmSync = (_url) => null;
+export const loadWasmSync = null;
 
 /** @returns {undefined} no default filesystem here */
 export const defaultFS = () => undefined;
