@@ -21,46 +21,50 @@ func sum256(data []byte) [32]byte {
 	for i := range 8 {
 		tail[tailLen-1-i] = byte(bitLen >> (8 * i))
 	}
-	var w [64]uint32
-	block := func(p []byte) {
-		for i := range 16 {
-			w[i] = uint32(p[4*i])<<24 | uint32(p[4*i+1])<<16 | uint32(p[4*i+2])<<8 | uint32(p[4*i+3])
-		}
-		for i := 16; i < 64; i++ {
-			s0 := bits.RotateLeft32(w[i-15], -7) ^ bits.RotateLeft32(w[i-15], -18) ^ w[i-15]>>3
-			s1 := bits.RotateLeft32(w[i-2], -17) ^ bits.RotateLeft32(w[i-2], -19) ^ w[i-2]>>10
-			w[i] = w[i-16] + s0 + w[i-7] + s1
-		}
-		a, b, c, d, e, f, g, hh := h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
-		for i := range 64 {
-			s1 := bits.RotateLeft32(e, -6) ^ bits.RotateLeft32(e, -11) ^ bits.RotateLeft32(e, -25)
-			ch := e&f ^ ^e&g
-			t1 := hh + s1 + ch + sha256K[i] + w[i]
-			s0 := bits.RotateLeft32(a, -2) ^ bits.RotateLeft32(a, -13) ^ bits.RotateLeft32(a, -22)
-			maj := a&b ^ a&c ^ b&c
-			t2 := s0 + maj
-			hh, g, f, e, d, c, b, a = g, f, e, d+t1, c, b, a, t1+t2
-		}
-		h[0] += a
-		h[1] += b
-		h[2] += c
-		h[3] += d
-		h[4] += e
-		h[5] += f
-		h[6] += g
-		h[7] += hh
-	}
-	for i := 0; i+64 <= n-rest; i += 64 {
-		block(data[i : i+64])
-	}
-	for i := 0; i < tailLen; i += 64 {
-		block(tail[i : i+64])
-	}
+	sha256Blocks(&h, data[:n-rest])
+	sha256Blocks(&h, tail[:tailLen])
 	var out [32]byte
 	for i, v := range h {
 		out[4*i], out[4*i+1], out[4*i+2], out[4*i+3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
 	}
 	return out
+}
+
+// sha256Blocks hashes the whole 64-byte blocks of p into h. A function of
+// its own, its state in locals, not a closure over h: the closure's loads
+// and stores through memory made a 10 MB reply (issue 16's 720-folder
+// tree) cost over a second in the module.
+func sha256Blocks(h *[8]uint32, p []byte) {
+	var w [64]uint32
+	h0, h1, h2, h3, h4, h5, h6, h7 := h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+	for ; len(p) >= 64; p = p[64:] {
+		q := p[:64:64]
+		for i := range 16 {
+			w[i] = uint32(q[4*i])<<24 | uint32(q[4*i+1])<<16 | uint32(q[4*i+2])<<8 | uint32(q[4*i+3])
+		}
+		for i := 16; i < 64; i++ {
+			v1, v2 := w[i-15], w[i-2]
+			s0 := bits.RotateLeft32(v1, -7) ^ bits.RotateLeft32(v1, -18) ^ v1>>3
+			s1 := bits.RotateLeft32(v2, -17) ^ bits.RotateLeft32(v2, -19) ^ v2>>10
+			w[i] = w[i-16] + s0 + w[i-7] + s1
+		}
+		a, b, c, d, e, f, g, hh := h0, h1, h2, h3, h4, h5, h6, h7
+		for i := range 64 {
+			t1 := hh + (bits.RotateLeft32(e, -6) ^ bits.RotateLeft32(e, -11) ^ bits.RotateLeft32(e, -25)) +
+				(e&f ^ ^e&g) + sha256K[i] + w[i]
+			t2 := (bits.RotateLeft32(a, -2) ^ bits.RotateLeft32(a, -13) ^ bits.RotateLeft32(a, -22)) + (a&b ^ a&c ^ b&c)
+			hh, g, f, e, d, c, b, a = g, f, e, d+t1, c, b, a, t1+t2
+		}
+		h0 += a
+		h1 += b
+		h2 += c
+		h3 += d
+		h4 += e
+		h5 += f
+		h6 += g
+		h7 += hh
+	}
+	h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7] = h0, h1, h2, h3, h4, h5, h6, h7
 }
 
 // sha256K are the round constants: the first 32 bits of the fractional

@@ -1,0 +1,51 @@
+package core
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// jsonStringSizeDecoding is jsonStringSize as first written, decoding
+// every rune: the reference the table-driven version must equal.
+func jsonStringSizeDecoding(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20:
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n += 3
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
+}
+
+// FuzzJSONStringSize: the reply budget's measure of a string (S45) equals
+// the decoding reference, for valid text, control characters and bytes
+// that are not UTF-8.
+func FuzzJSONStringSize(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\x01\"\\\n\t\b\f\r\x1f\x7f", "caf\xe9", "\xff\xfe", "é\u2028😀",
+		"\xed\xa0\x80", "\xf4\x90\x80\x80", strings.Repeat("\x01", 100), "ok\xc3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := jsonStringSize(s), jsonStringSizeDecoding(s); got != want {
+			t.Fatalf("jsonStringSize(%q) = %d, want %d", s, got, want)
+		}
+	})
+}
