@@ -329,7 +329,9 @@ if (coldRuns > 0) {
   }
   console.log();
 }
-const oneShotRuns = Number(flags.oneshot);
+// The one-shot table spawns Node (process.execPath) beside Deno: only the
+// Node run prints it (under Deno, execPath is deno and its rows would lie).
+const oneShotRuns = /** @type {any} */ (globalThis).Deno ? 0 : Number(flags.oneshot);
 if (oneShotRuns > 0) {
   const { m: t, deno } = oneShot(oneShotRuns);
   const row = (name, base) => {
