@@ -14,7 +14,10 @@
 //     at a time (js/src/reply.js);
 //   - idle: nothing, for as long as the worker's call took, sampled the same
 //     way: the noise of the machine itself (a shared, loaded box), to read
-//     the others against.
+//     the others against;
+//   - another thread spinning: a worker that only spins for as long, the
+//     main thread waiting: the noise with one core taken, as a worker-mode
+//     call takes one.
 //
 // What the histogram holds: monitorEventLoopDelay records the time between
 // two runs of its 1 ms timer, so a loop that never blocks records 1-2 ms
@@ -35,6 +38,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance, monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { generate } from './workspace.mjs';
 import { createSkilldex } from '../index.js';
@@ -86,6 +90,29 @@ async function sample(f) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Keep one other thread busy for ms (a worker that only spins), the main
+ * thread waiting: on a 2-core machine a worker-mode call takes a core
+ * away from everything else, so this is the noise the main thread sees
+ * while a worker computes, without any work of skilldex on it. The
+ * spinning worker is started once, before the rounds.
+ */
+const spinner = new Worker(
+  'const { parentPort } = require("node:worker_threads"); parentPort.on("message", (ms) => { const end = Date.now() + ms; while (Date.now() < end); parentPort.postMessage(0); });',
+  { eval: true },
+);
+spinner.unref();
+/** @param {number} ms */
+const spin = (ms) =>
+  new Promise((resolve) => {
+    spinner.ref();
+    spinner.once('message', () => {
+      spinner.unref();
+      resolve(undefined);
+    });
+    spinner.postMessage(ms);
+  });
+
 async function bench(count) {
   const ws = generate(count);
   const ctx = { cwd: ws.cwd, home: ws.home, options: ws.options };
@@ -103,13 +130,14 @@ async function bench(count) {
       await worker.discover();
     }
     const rounds = Number(flags.rounds ?? (count >= 10000 ? 7 : 15));
-    const r = { in: [], worker: [], idle: [] };
+    const r = { in: [], worker: [], idle: [], busy: [] };
     for (let i = 0; i < rounds; i++) {
       const runIn = async () => r.in.push(await sample(() => inThread.discover()));
       const runWorker = async () => {
         const s = await sample(() => worker.discover());
         r.worker.push(s);
         r.idle.push(await sample(() => sleep(s.ms)));
+        r.busy.push(await sample(() => spin(s.ms)));
       };
       if (i % 2) await runIn(), await runWorker();
       else await runWorker(), await runIn();
@@ -121,7 +149,7 @@ async function bench(count) {
       worst: Math.max(...xs.map((x) => x.max)),
       cpu: median(xs.map((x) => x.cpu)),
     });
-    return { count, rounds, firstWorker, in: sum(r.in), worker: sum(r.worker), idle: sum(r.idle) };
+    return { count, rounds, firstWorker, in: sum(r.in), worker: sum(r.worker), idle: sum(r.idle), busy: sum(r.busy) };
   } finally {
     await worker.close();
     fs.rmSync(ws.dir, { recursive: true, force: true });
@@ -139,6 +167,7 @@ for (const n of flags.sizes.split(',').filter(Boolean).map(Number)) {
   console.log(`| ${n} | in-thread | ${f(b.in.ms)} | ${f(b.in.p99)} | ${f(b.in.max)} | ${f(b.in.worst)} (${b.rounds}) | ${f(b.in.cpu)} |`);
   console.log(`| ${n} | worker | ${f(b.worker.ms)} (**${(b.worker.ms / b.in.ms).toFixed(2)}×**) | ${f(b.worker.p99)} | ${f(b.worker.max)} (**${((100 * b.worker.max) / b.in.max).toFixed(1)}%** of in-thread) | ${f(b.worker.worst)} (${b.rounds}) | ${f(b.worker.cpu)} |`);
   console.log(`| ${n} | idle (noise) | ${f(b.idle.ms)} | ${f(b.idle.p99)} | ${f(b.idle.max)} | ${f(b.idle.worst)} (${b.rounds}) | ${f(b.idle.cpu)} |`);
+  console.log(`| ${n} | another thread spinning (noise) | ${f(b.busy.ms)} | ${f(b.busy.p99)} | ${f(b.busy.max)} | ${f(b.busy.worst)} (${b.rounds}) | ${f(b.busy.cpu)} |`);
   console.log(`| ${n} | worker, first call (start, compile) | ${f(b.firstWorker)} | | | | |`);
 }
 console.log();
