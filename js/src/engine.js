@@ -207,6 +207,22 @@ function hostImports(fs, memory, parseFrontmatter) {
     return 0;
   };
 
+  /**
+   * Report the size of a file read into guest memory by read_file or
+   * read_file_within: more than cap (at least cap + 1) asks for a larger
+   * buffer (ABI.md#read_file).
+   * @param {number} size @param {number} cap @param {number} outLen
+   */
+  const sized = (size, cap, outLen) => {
+    refresh();
+    if (size > cap) {
+      dv.setUint32(outLen, Math.min(Math.max(size, cap + 1), 0xffffffff), true);
+      return BUFFER_TOO_SMALL;
+    }
+    dv.setUint32(outLen, size, true);
+    return 0;
+  };
+
   const imports = {
     stat: statImport('stat', (p) => notPromise(fs.stat(p), 'stat')),
     lstat: statImport('lstat', (p) => notPromise(fs.lstat(p), 'lstat')),
@@ -255,13 +271,7 @@ function hostImports(fs, memory, parseFrontmatter) {
           u8.set(data.length > cap ? data.subarray(0, cap) : data, ptr);
           size = data.length;
         }
-        refresh();
-        if (size > cap) {
-          dv.setUint32(outLen, Math.min(Math.max(size, cap + 1), 0xffffffff), true);
-          return BUFFER_TOO_SMALL;
-        }
-        dv.setUint32(outLen, size, true);
-        return 0;
+        return sized(size, cap, outLen);
       } catch (e) {
         return fsErrno(e);
       }
@@ -278,13 +288,7 @@ function hostImports(fs, memory, parseFrontmatter) {
         enter('read_file_within', p, n, ptr, cap, outLen);
         if (wp + wn > u8.length) throw new GuestFault('read_file_within', 'within', wp, wn, u8.length);
         const size = notPromise(fs.readFileWithin(pathArg(wp, wn), pathArg(p, n), u8.subarray(ptr, ptr + cap)), 'readFileWithin');
-        refresh();
-        if (size > cap) {
-          dv.setUint32(outLen, Math.min(Math.max(size, cap + 1), 0xffffffff), true);
-          return BUFFER_TOO_SMALL;
-        }
-        dv.setUint32(outLen, size, true);
-        return 0;
+        return sized(size, cap, outLen);
       } catch (e) {
         return fsErrno(e);
       }
