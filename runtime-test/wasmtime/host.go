@@ -432,22 +432,14 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 	// against within over a core.ContainedReader, else read_file.
 	if err := linker.FuncNew(abi.HostModule, abi.ImportReadFileWithin, wasmtime.NewFuncType(i32(7), i32(1)),
 		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
-			const name = abi.ImportReadFileWithin
-			mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
-			var a [7]uint32
-			for i := range a {
-				a[i] = uint32(args[i].I32())
-			}
-			wp, wn, p, n, buf, bufCap, outLen := a[0], a[1], a[2], a[3], a[4], a[5], a[6]
-			if trap := e.check(name, mem, p, n, buf, bufCap, outLen); trap != nil {
+			mem, a, trap := e.sevenArgs(c, args, abi.ImportReadFileWithin, "within", 0)
+			if trap != nil {
 				return nil, trap
 			}
-			if uint64(wp)+uint64(wn) > uint64(len(mem)) {
-				return nil, e.guestFault(name, "within", uint64(wp), uint64(wn), len(mem))
-			}
+			wp, wn, p, n, buf, bufCap, outLen := a[0], a[1], a[2], a[3], a[4], a[5], a[6]
 			var size int
 			var errno abi.Errno
-			_, _, trap := e.fsCall(func() (core.FileType, error) {
+			_, _, trap = e.fsCall(func() (core.FileType, error) {
 				within, path, b := string(mem[wp:wp+wn]), string(mem[p:p+n]), mem[buf:buf+bufCap]
 				cr, ok := e.fsys.(core.ContainedReader)
 				if !ok {
@@ -477,19 +469,11 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 	}
 	return linker.FuncNew(abi.HostModule, abi.ImportParseFrontmatter, wasmtime.NewFuncType(i32(7), i32(1)),
 		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
-			const name = abi.ImportParseFrontmatter
-			mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
-			var a [7]uint32
-			for i := range a {
-				a[i] = uint32(args[i].I32())
-			}
-			pp, pn, tp, tn, buf, bufCap, outLen := a[0], a[1], a[2], a[3], a[4], a[5], a[6]
-			if trap := e.check(name, mem, pp, pn, buf, bufCap, outLen); trap != nil {
+			mem, a, trap := e.sevenArgs(c, args, abi.ImportParseFrontmatter, "text", 2)
+			if trap != nil {
 				return nil, trap
 			}
-			if uint64(tp)+uint64(tn) > uint64(len(mem)) {
-				return nil, e.guestFault(name, "text", uint64(tp), uint64(tn), len(mem))
-			}
+			pp, pn, tp, tn, buf, bufCap, outLen := a[0], a[1], a[2], a[3], a[4], a[5], a[6]
 			errno := abi.EIO
 			result, err := e.parseFrontmatter(mem[pp:pp+pn], mem[tp:tp+tn])
 			if err != nil {
@@ -501,6 +485,27 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 			}
 			return []wasmtime.Val{wasmtime.ValI32(int32(errno))}, nil
 		})
+}
+
+// sevenArgs decodes the arguments of an import that takes two byte ranges
+// and an output buffer (read_file_within, parse_frontmatter): ptr, len,
+// ptr, len, buf, cap, outLen. The range at index extra (0 or 2), named
+// what, is checked here; the other one and the buffer by check. Any range
+// outside memory traps.
+func (e *Engine) sevenArgs(c *wasmtime.Caller, args []wasmtime.Val, name, what string, extra int) ([]byte, [7]uint32, *wasmtime.Trap) {
+	mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
+	var a [7]uint32
+	for i := range a {
+		a[i] = uint32(args[i].I32())
+	}
+	other := 2 - extra
+	if trap := e.check(name, mem, a[other], a[other+1], a[4], a[5], a[6]); trap != nil {
+		return nil, a, trap
+	}
+	if uint64(a[extra])+uint64(a[extra+1]) > uint64(len(mem)) {
+		return nil, a, e.guestFault(name, what, uint64(a[extra]), uint64(a[extra+1]), len(mem))
+	}
+	return mem, a, nil
 }
 
 // parseFrontmatter runs the frontmatter module on path and text

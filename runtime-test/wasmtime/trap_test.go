@@ -19,7 +19,7 @@ import (
 
 // fakeGuest is a one-page module with the skilldex exports whose
 // skilldex_call runs body (WAT; the request is at 1024, its length in
-// local 1), importing the five host functions as $read_dir ... $realpath.
+// local 1), importing the host functions as $read_dir ... $parse_frontmatter.
 func fakeGuest(t *testing.T, pages int, body string) *Module {
 	t.Helper()
 	wat := fmt.Sprintf(`(module
@@ -28,6 +28,7 @@ func fakeGuest(t *testing.T, pages int, body string) *Module {
   (import "%[1]s" "lstat" (func $lstat (param i32 i32 i32) (result i32)))
   (import "%[1]s" "read_file" (func $read_file (param i32 i32 i32 i32 i32) (result i32)))
   (import "%[1]s" "realpath" (func $realpath (param i32 i32 i32 i32 i32) (result i32)))
+  (import "%[1]s" "read_file_within" (func $read_file_within (param i32 i32 i32 i32 i32 i32 i32) (result i32)))
   (import "%[1]s" "parse_frontmatter" (func $parse_frontmatter (param i32 i32 i32 i32 i32 i32 i32) (result i32)))
   (memory (export "memory") %[2]d)
   (func (export "_initialize"))
@@ -81,6 +82,8 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 		{"read_file buf", imp("read_file", "p", "n", bad, "64", "0"), "/f", "read_file: buffer"},
 		{"read_file buf_cap", imp("read_file", "p", "n", "0", "0x100000", "0"), "/f", "read_file: buffer"},
 		{"realpath buf", imp("realpath", "p", "n", bad, "64", "0"), "/", "realpath: buffer"},
+		{"read_file_within within", imp("read_file_within", bad, "16", "p", "n", "0", "64", "128"), "/f", "read_file_within: within"},
+		{"read_file_within path", imp("read_file_within", "p", "n", bad, "16", "0", "64", "128"), "/f", "read_file_within: path"},
 		{"parse_frontmatter text", imp("parse_frontmatter", "p", "n", bad, "16", "0", "64", "128"), "/", "parse_frontmatter: text"},
 		{"parse_frontmatter buf", imp("parse_frontmatter", "p", "n", "p", "n", bad, "64", "0"), "/", "parse_frontmatter: buffer"},
 		{"reply outside memory", "i64.const 0xFFFFFF0000000040", "/", "reply"},
