@@ -135,6 +135,9 @@ func frontmatterSize(m *Map) int {
 	if m.raw != "" {
 		return len(m.raw)
 	}
+	if m.jsonSize > 0 {
+		return m.jsonSize
+	}
 	return valueSize(m, 0)
 }
 

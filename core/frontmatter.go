@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -144,19 +145,35 @@ func findFrontmatter[T string | []byte](b T) fmSpan {
 
 // lineEnd returns the end of the line of b that starts at pos and the start
 // of the next one; ok is false for a last line without a line break.
+// IndexByte (assembly, a word at a time in wasm too) finds the \n, then
+// any \r before it: a 64 KB line costs a byte loop nowhere (issue 16).
 func lineEnd[T string | []byte](b T, pos int) (end, next int, ok bool) {
-	for i := pos; i < len(b); i++ {
-		switch b[i] {
-		case '\n':
-			return i, i + 1, true
-		case '\r':
-			if i+1 < len(b) && b[i+1] == '\n' {
-				return i, i + 2, true
-			}
-			return i, i + 1, true
-		}
+	rest := b[pos:]
+	n := indexByte(rest, '\n')
+	if n < 0 {
+		n = len(rest)
 	}
-	return len(b), len(b), false
+	if r := indexByte(rest[:n], '\r'); r >= 0 {
+		if r+1 < len(rest) && rest[r+1] == '\n' {
+			return pos + r, pos + r + 2, true
+		}
+		return pos + r, pos + r + 1, true
+	}
+	if n == len(rest) {
+		return len(b), len(b), false
+	}
+	return pos + n, pos + n + 1, true
+}
+
+// indexByte is strings.IndexByte or bytes.IndexByte.
+func indexByte[T string | []byte](b T, c byte) int {
+	switch b := any(b).(type) {
+	case string:
+		return strings.IndexByte(b, c)
+	case []byte:
+		return bytes.IndexByte(b, c)
+	}
+	panic("unreachable")
 }
 
 // isDelimiterLine reports whether l is "---" once whitespace
@@ -210,14 +227,9 @@ func DecodeText(data []byte) string {
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		data = data[3:]
 	}
-	clean := true
-	for _, c := range data {
-		if c == '\r' || c >= utf8.RuneSelf {
-			clean = false
-			break
-		}
-	}
-	if clean || (utf8.Valid(data) && !containsCR(data)) {
+	// IndexByte and utf8.Valid go a word at a time (issue 16: a byte loop
+	// here cost 0.2 s over 720 frontmatters of 64 KB in the module).
+	if bytes.IndexByte(data, '\r') < 0 && utf8.Valid(data) {
 		return string(data)
 	}
 	b := make([]byte, 0, len(data)+8)
@@ -269,13 +281,4 @@ func DecodeText(data []byte) string {
 		i = j
 	}
 	return string(b)
-}
-
-func containsCR(b []byte) bool {
-	for _, c := range b {
-		if c == '\r' {
-			return true
-		}
-	}
-	return false
 }

@@ -28,6 +28,8 @@ var skillFileSeeds = []string{
 	"---\n\tb: 1\n---\n",
 	"---\n? [a]\n: b\n---\n",
 	"---\nname: x\xff\xfe\n---\nbody\xc0",
+	"---\nname: x\ndescription: \x01\x01\x01\n---\nbody\n",
+	"---\na: |\n  x\x7f\nb: \xc2\x80\n---\n",
 }
 
 // FuzzParseSkillFile: never panics, bounded time, and the result is

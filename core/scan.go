@@ -182,6 +182,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 			continue
 		}
 		var fields skillFields
+		tree := fm != nil
 		if fm == nil {
 			// The direct path: one string holds the frontmatter's JSON and
 			// the fields sliced from it.
@@ -203,6 +204,9 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		}
 		if skip {
 			continue
+		}
+		if tree {
+			skill.Description = strings.Clone(skill.Description) // mapFields's description shares the frontmatter's text
 		}
 		skill.trust = trust
 		// S25 needs the realpath of every SKILL.md. One realpath per root
@@ -265,8 +269,9 @@ type skillFields struct {
 }
 
 // mapFields reads a skill's fields from its frontmatter tree. The strings
-// are copies: the tree's point into the decoded text, which need not live
-// as long as the skill.
+// are copies (the tree's point into the decoded text, which need not live
+// as long as the skill), but for the description, which its caller copies
+// once S45 has bounded it.
 func mapFields(fm *Map) skillFields {
 	var f skillFields
 	if v, _ := fm.Get("enabled"); v == false {
@@ -275,7 +280,7 @@ func mapFields(fm *Map) skillFields {
 	desc, _ := fm.Get("description")
 	f.described = !isFalsy(desc)
 	if d, ok := desc.(string); ok {
-		f.description = strings.Clone(d)
+		f.description = d // cloned by scanRoot once S45 has cut it: a 64 KB description is not copied whole
 	}
 	if v, ok := fm.Get("name"); ok {
 		if s, ok := v.(string); ok {

@@ -177,6 +177,8 @@ func FuzzFrontmatterJSON(f *testing.F) {
 		f.Add(s, []byte{})
 	}
 	f.Add("", []byte("realistic frontmatter seed bytes 0123456789"))
+	f.Add("description: \x01\x01\nname: x\n", []byte{})
+	f.Add("a: [x, \x7f]\n", []byte{})
 	f.Fuzz(func(t *testing.T, src string, gen []byte) {
 		checkDirect(t, src)
 		if len(gen) > 0 {

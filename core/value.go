@@ -30,6 +30,13 @@ type Map struct {
 
 	raw  string              // the compact form: the Map's JSON (never ""); keys, vals and index are unused
 	tree atomic.Pointer[Map] // raw decoded, on first use
+
+	// jsonSize is valueSize of the Map once compactMap has measured it
+	// (0: not measured). compactMap keeps a Map as a tree when escapes
+	// make its JSON large, and the reply budget measures it again: on the
+	// 720 64 KB frontmatters of control characters of issue 16 that was a
+	// second pass over 46 MB. Set clears it.
+	jsonSize int
 }
 
 const mapIndexAfter = 8
@@ -80,6 +87,7 @@ func (m *Map) Set(k string, v Value) {
 		m.full().Set(k, v)
 		return
 	}
+	m.jsonSize = 0
 	if i := m.find(k); i >= 0 {
 		m.vals[i] = v
 		return
@@ -143,6 +151,7 @@ func compactMap(m *Map) *Map {
 			// frontmatter of control characters: six bytes each, S45).
 			// The tree is the smaller form; the JSON is written only if
 			// the reply keeps it.
+			m.jsonSize = size
 			return m
 		}
 	}

@@ -31,6 +31,11 @@ import (
 // value. Anything else declines: tabs, control and Unicode line-break
 // characters, anchors, aliases, tags, complex keys, directives, multi-line
 // plain or quoted scalars, flow mappings, nesting beyond the above.
+//
+// Two kinds of invalid YAML are read too, when the subset proves the error
+// yaml.v3 gives (provenYAMLError): an unquoted ": " in a plain value, and a
+// control character after text in the subset. S7's recovery and warning
+// for them need no YAML parser (scanInvalidYAML).
 
 // scanFrontmatter returns the mapping of src, or false when src is outside
 // the subset.
@@ -112,13 +117,14 @@ func hasUnquotedColon(text string) bool {
 	return strings.Contains(text, ": ") || strings.HasSuffix(text, ":")
 }
 
-// scanInvalidYAML is S7 for the invalid YAML scanYAML reads: the
-// recovered mapping and the warning, exactly what the complete path gives
-// (the frontmatter_scan_test.go fuzzers compare them). src starts on line
-// first of the file at path. ok is false for any other src.
+// scanInvalidYAML is S7 for the invalid YAML the subset can prove
+// invalid (provenYAMLError): the recovered mapping and the warning,
+// exactly what the complete path gives (the frontmatter_scan_test.go
+// fuzzers compare them). src starts on line first of the file at path. ok
+// is false for any other src.
 func scanInvalidYAML(path, src string, first int) (m *Map, warnings []string, ok bool) {
-	_, colon, ok := scanYAML(src)
-	if !ok || colon == 0 {
+	reason, at, ok := provenYAMLError(src)
+	if !ok {
 		return nil, nil, false
 	}
 	if bound, _ := fmrules.DepthBound(src); bound > fmrules.DepthGuard {
@@ -127,13 +133,58 @@ func scanInvalidYAML(path, src string, first int) (m *Map, warnings []string, ok
 	m = &Map{}
 	fmrules.Recover(src, func(k, v string) { m.Set(k, v) })
 	line := src
-	for range colon - 1 {
+	for range at - 1 {
 		line = line[strings.IndexByte(line, '\n')+1:]
 	}
 	if i := strings.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
-	return m, []string{fmrules.InvalidYAMLWarning(path, first+colon-1, colonReason, line)}, true
+	return m, []string{fmrules.InvalidYAMLWarning(path, first+at-1, reason, line)}, true
+}
+
+// controlReason is yaml.v3's error for a character its reader refuses.
+const controlReason = "control characters are not allowed"
+
+// provenYAMLError returns the error yaml.v3 gives src and the 1-based line
+// of src S7's warning names for it, when the subset proves both; ok is
+// false otherwise. Two errors are proven:
+//
+//   - colonReason, for the unquoted ": " of scanYAML, on the line of the
+//     first such value;
+//   - controlReason, for a control character (issue 16 item 2: 720 copies
+//     of a 64 KB description of \x01 bytes each went through the
+//     frontmatter module and came back as 384 KB of escaped JSON). yaml.v3
+//     reads its input in 512-byte chunks and checks each character as it
+//     decodes a chunk, before its scanner sees any of it; so on text that
+//     is the same up to the first control character, its scanner and
+//     parser do the same things up to the moment that character is
+//     decoded, which a complete parse always reaches. If the text up to
+//     that character, followed by "x", is in the subset (so yaml.v3 reads
+//     it without error, and without "---" or "..." that would end the
+//     document early), nothing can fail before the control character:
+//     the error is controlReason. yaml.v3's message carries no line; the
+//     complete path (internal/frontmatter's invalidYAML) names the first
+//     line holding a C0 or C1 control character other than tab, which
+//     is this one when only the characters scanChars accepts come before
+//     it. A control character that yaml.v3 accepts (tab, CR, U+0085) or
+//     that the complete path does not look for (U+FFFE, U+FFFF) declines.
+func provenYAMLError(src string) (reason string, line int, ok bool) {
+	_, colon, ok := scanYAML(src)
+	if ok {
+		return colonReason, colon, colon != 0
+	}
+	i := firstDeclinedChar(src)
+	if i < 0 {
+		return "", 0, false
+	}
+	if c := src[i]; !(c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7F ||
+		c == 0xC2 && i+1 < len(src) && src[i+1] >= 0x80 && src[i+1] <= 0x9F && src[i+1] != 0x85) {
+		return "", 0, false
+	}
+	if _, colon, ok := scanYAML(src[:i] + "x"); !ok || colon != 0 {
+		return "", 0, false
+	}
+	return controlReason, 1 + strings.Count(src[:i], "\n"), true
 }
 
 // countKeyLines counts the lines that may hold a top-level key.
@@ -151,22 +202,26 @@ func countKeyLines(src string) int {
 // control characters (yaml.v3 rejects most of them), the characters libyaml
 // treats as line breaks (U+0085, U+2028, U+2029), BOMs and non-characters.
 // src is valid UTF-8 (DecodeText made it so).
-func scanChars(src string) bool {
+func scanChars(src string) bool { return firstDeclinedChar(src) < 0 }
+
+// firstDeclinedChar returns the offset of the first character scanChars
+// declines in src, or -1.
+func firstDeclinedChar(src string) int {
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if c < utf8.RuneSelf {
 			if c < ' ' && c != '\n' || c == 0x7F {
-				return false
+				return i
 			}
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(src[i:])
 		if r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == utf8.RuneError {
-			return false
+			return i
 		}
 		i += size - 1
 	}
-	return true
+	return -1
 }
 
 // yamlScanner walks src line by line.

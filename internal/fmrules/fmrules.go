@@ -605,14 +605,24 @@ func DepthBound(src string) (bound, line int) {
 			}
 			break
 		}
-		// The rest of the line.
-		for i < len(src) && src[i] != '\n' {
-			if src[i] == '[' || src[i] == '{' {
-				flow++
-			}
-			i++
+		// The rest of the line. IndexByte (assembly, a word at a time in
+		// wasm too) finds its end and whether it holds a bracket at all: a
+		// 64 KB line of text costs a byte loop only when it does (issue 16:
+		// 720 such lines took this loop 0.35 s in the module).
+		end := strings.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
 		}
-		i++
+		if rest := src[i:end]; strings.IndexByte(rest, '[') >= 0 || strings.IndexByte(rest, '{') >= 0 {
+			for j := 0; j < len(rest); j++ {
+				if rest[j] == '[' || rest[j] == '{' {
+					flow++
+				}
+			}
+		}
+		i = end + 1
 		if bound = 2*ncols + flow + 2; bound > DepthGuard {
 			return bound, n
 		}

@@ -87,3 +87,29 @@ test('without a frontmatter module, a declined file is skipped with a warning na
   assert.deepEqual(r.skills.map((s) => s.name), ['block', 'plain']);
   assert.match(r.warnings.map((w) => w.message).join('\n'), /anchor\/SKILL\.md: the YAML parser could not run \(the frontmatter module failed \(EIO\)\); the skill is skipped/);
 });
+
+// Issue 16 item 2: 720 folders sharing one 64 KB SKILL.md whose description
+// is raw \x01 bytes sent every copy through the frontmatter module, and each
+// came back as 384 KB of escaped JSON. yaml.v3 rejects a control character
+// before anything else whenever the text before it is in the scanner's
+// subset, so the scanner gives S7's recovery and warning itself.
+test('a 64 KB description of control characters is recovered by the scanner: no frontmatter module (S7, S45)', async () => {
+  const desc = '\x01'.repeat(64 * 1024 - 40);
+  const skills = { ...plain, colon: '---\nname: colon\ndescription: Use when: X\n---\n' };
+  for (let i = 0; i < 20; i++) skills['c' + i] = `---\ndescription: ${desc}\n---\n`;
+  const sk = createSkilldex({ fs: workspace(skills), cwd, home });
+  const r = await sk.discover();
+  assert.equal(r.skills.length, 23);
+  const c0 = r.skills.find((s) => s.name === 'c0');
+  assert.equal(c0?.description, '\ufffd'.repeat(4096));
+  const warnings = r.warnings.map((w) => w.message).filter((m) => m.includes('/c0/SKILL.md'));
+  assert.match(warnings[0], /c0\/SKILL\.md:2: invalid YAML \(control characters are not allowed\); /);
+  assert.ok(warnings[0].length < 1000, `a warning of ${warnings[0].length} characters`);
+  assert.equal(sk.stats().frontmatterInstances, 0);
+  // Text before the control character that the scanner cannot vouch for
+  // still goes to the complete path, which yaml.v3 alone decides.
+  const anchored = createSkilldex({ fs: workspace({ ...plain, a: `---\nname: a\nsummary: &x y\ndescription: ${desc}\n---\n` }), cwd, home });
+  const ra = await anchored.discover();
+  assert.equal(ra.skills.find((s) => s.name === 'a')?.description, '\ufffd'.repeat(4096));
+  assert.equal(anchored.stats().frontmatterInstances, 1);
+});
