@@ -20,7 +20,7 @@ export { SkilldexError, MemoryFS };
 export const ABI_VERSION = /** @type {2} */ (VERSION);
 
 /** @type {import('./index.js').createNodeFS} */
-export const createNodeFS = (fs, opts) => /** @type {import('./index.js').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts));
+export const createNodeFS = (fs, opts) => /** @type {import('./index.js').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts, defaultFS()));
 
 const defaultWasmKey = {};
 
@@ -103,7 +103,7 @@ export function createSkilldex(opts = {}) {
       if (!fs) {
         const nfs = defaultFS();
         if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'no default filesystem in this runtime: pass opts.fs');
-        if (!opts.worker) fs = nodeFSImpl(/** @type {any} */ (nfs));
+        if (!opts.worker) fs = nodeFSImpl(/** @type {any} */ (nfs), {}, nfs);
       }
       const engine = opts.worker
         ? new WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })

@@ -16,12 +16,23 @@ const withCode = (e, code) => Object.assign(e instanceof Error ? e : new Error(S
 const kind = (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : s.isSymbolicLink() ? 'symlink' : 'other');
 
 /**
+ * Whether fs's descriptors are the kernel's: fs is the runtime's own
+ * node:fs (its functions, not a wrapper's), whose openSync returns an
+ * operating-system descriptor in Node, Deno 2 and Bun alike.
+ * @param {any} fs @param {any} runtimeFS
+ */
+const kernelDescriptors = (fs, runtimeFS) =>
+  runtimeFS != null && ['openSync', 'readSync', 'fstatSync', 'closeSync', 'readlinkSync'].every((m) => typeof fs[m] === 'function' && fs[m] === runtimeFS[m]);
+
+/**
  * A FileSystem over node:fs.
  * @param {typeof import('node:fs')} fs the node:fs module
  * @param {{root?: string}} [opts] root: serve this host directory as "/" (realpath strips it back off)
+ * @param {any} [runtimeFS] the runtime's own node:fs (internal): when fs is
+ *   it, a descriptor is the kernel's, and /proc/self/fd names it alone
  * @returns {import('../index.js').FileSystem}
  */
-export function createNodeFS(fs, opts = {}) {
+export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
   const B = globalThis.Buffer;
   const probe = new Uint8Array(8);
   const encoder = new TextEncoder();
@@ -87,13 +98,19 @@ export function createNodeFS(fs, opts = {}) {
    * @param {Uint8Array} real @param {Uint8Array | string} within
    */
   const inside = (real, within) => {
-    const w = B.from(typeof within === 'string' ? encoder.encode(within) : within);
+    const wb = typeof within === 'string' ? encoder.encode(within) : within;
+    const w = B.from(wb.buffer, wb.byteOffset, wb.byteLength); // a view, not a copy
     const r = B.from(real.buffer, real.byteOffset, real.byteLength);
     if (w.length === 1 && w[0] === 0x2f) return r.length > 0 && r[0] === 0x2f;
     return r.equals(w) || (r.length > w.length && r[w.length] === 0x2f && r.subarray(0, w.length).equals(w));
   };
 
   let procFD = true; // /proc/self/fd names descriptors; false once it does not
+  // The runtime's own descriptors are the kernel's: the kernel's name for
+  // one is the file opened, and needs no second look. Another fs object's
+  // "descriptor" might be a number the kernel gives another file, so its
+  // name must then still be the file opened (device and inode).
+  const trustFD = kernelDescriptors(fs, runtimeFS);
 
   /**
    * Whether the open file fd (stat st) lies inside within.
@@ -110,6 +127,7 @@ export function createNodeFS(fs, opts = {}) {
       if (name) {
         const v = virtual(name);
         if (v === null || !inside(v, within)) return false;
+        if (trustFD) return true;
         const now = fs.lstatSync(name, { throwIfNoEntry: false });
         return now != null && sameFile(now, st);
       }

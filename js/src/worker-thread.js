@@ -59,7 +59,7 @@ function syncLoader(w) {
   return () => (m ??= new WebAssembly.Module(/** @type {BufferSource} */ (w === undefined ? nodefs.readFileSync(frontmatterWasmURL) : w)));
 }
 
-const baseFS = createNodeFS(nodefs);
+const baseFS = createNodeFS(nodefs, {}, nodefs);
 /** @type {ReturnType<typeof recordingFS> | null} */
 let recorder = null;
 

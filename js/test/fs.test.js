@@ -109,6 +109,39 @@ test('createNodeFS: readFileInto reads at most the buffer, reports the size', ()
   assert.equal(code(() => n.readFileInto(Buffer.from(tmp + '/missing'), new Uint8Array(4))), 'ENOENT');
 });
 
+test('createNodeFS: readFileWithin trusts the kernel\'s name of a descriptor only from the runtime\'s own node:fs (S44)', { skip: !fs.existsSync('/proc/self/fd') && 'no /proc' }, () => {
+  const dir = path.join(tmp, 'within');
+  fs.mkdirSync(path.join(dir, 'skill'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'skill/SKILL.md'), 'inside');
+  fs.writeFileSync(path.join(dir, 'outside.txt'), 'OUTSIDE');
+  fs.symlinkSync('../outside.txt', path.join(dir, 'skill/link.md'));
+  // An fs object counting its lstat calls; extra replaces some methods.
+  const counting = (extra = {}) => {
+    const c = { lstats: 0 };
+    const w = Object.assign(Object.create(fs), { lstatSync: (/** @type {any[]} */ ...a) => (c.lstats++, fs.lstatSync(...a)) }, extra);
+    return [w, c];
+  };
+  const within = Buffer.from(path.join(dir, 'skill'));
+  const read = (/** @type {any} */ n, /** @type {string} */ name) => {
+    const buf = new Uint8Array(64);
+    const size = n.readFileWithin(within, Buffer.from(path.join(dir, 'skill', name)), buf);
+    return Buffer.from(buf.subarray(0, size)).toString();
+  };
+  // The runtime's functions (inherited here): the kernel's name suffices.
+  const [own, ownCount] = counting();
+  const n = createNodeFS(own);
+  assert.equal(read(n, 'SKILL.md'), 'inside');
+  assert.equal(code(() => read(n, 'link.md')), 'EXDEV');
+  assert.equal(ownCount.lstats, 0);
+  // A wrapper's openSync may hand out numbers the kernel gives other
+  // files: the name must also still be the file opened.
+  const [wrapped, wrappedCount] = counting({ openSync: (/** @type {any[]} */ ...a) => fs.openSync(...a) });
+  const w = createNodeFS(wrapped);
+  assert.equal(read(w, 'SKILL.md'), 'inside');
+  assert.equal(code(() => read(w, 'link.md')), 'EXDEV');
+  assert.equal(wrappedCount.lstats, 1);
+});
+
 test('createNodeFS: a skill behind a name that is not UTF-8 is still read (bytes paths)', { skip: !!globalThis.Bun && 'Bun lists names as strings (see nodefs.js)' }, async () => {
   const root = path.join(tmp, 'bytes');
   const skills = path.join(root, 'h/.claude/skills');
