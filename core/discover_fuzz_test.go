@@ -613,9 +613,9 @@ func (w *fuzzWorld) faultyEntry() {
 	codes := []string{core.EACCES, core.EIO, core.ENOENT, core.ELOOP, core.ENOTDIR, core.EFBIG}
 	code := codes[in.intn(len(codes))]
 	switch in.intn(3) {
-	case 0: // the SKILL.md cannot be looked at
+	case 0: // the SKILL.md cannot be looked at, so not opened either
 		_ = w.fs.WriteFile(file, content)
-		w.faults = append(w.faults, fuzzFault{"lstat", file, code})
+		w.faults = append(w.faults, fuzzFault{"lstat", file, code}, fuzzFault{"readFile", file, code})
 		s.faultOp = "lstat"
 	case 1: // the SKILL.md cannot be read
 		_ = w.fs.WriteFile(file, content)

@@ -393,7 +393,7 @@ func TestDiscover_faults(t *testing.T) {
 	runFaultCases(t, []faultCase{
 		// EACCES, injected (both filesystems).
 		{name: "S11 EACCES looking into a skill folder", build: writeBroken,
-			faults: []corpus.Fault{{Op: "lstat", Path: fFile, Code: core.EACCES}},
+			faults: []corpus.Fault{{Op: "lstat", Path: fFile, Code: core.EACCES}, {Op: "readFile", Path: fFile, Code: core.EACCES}},
 			absent: []string{"broken"}, warn: [][]string{readFailed(fFile, core.EACCES)}},
 		{name: "S11 EACCES reading SKILL.md", build: writeBroken,
 			faults: []corpus.Fault{{Op: "readFile", Path: fFile, Code: core.EACCES}},
@@ -448,7 +448,7 @@ func TestDiscover_faults(t *testing.T) {
 			must(t, b.WriteFile(fBad, skillMD("broken", "a file, not a folder")))
 		}, absent: []string{"broken"}, silent: []string{fBad}},
 		{name: "S11 ENOTDIR: the skill folder became a file (injected)", build: writeBroken,
-			faults: []corpus.Fault{{Op: "lstat", Path: fFile, Code: core.ENOTDIR}},
+			faults: []corpus.Fault{{Op: "lstat", Path: fFile, Code: core.ENOTDIR}, {Op: "readFile", Path: fFile, Code: core.ENOTDIR}},
 			absent: []string{"broken"}, silent: []string{fBad}},
 		{name: "S11 a link to a file where the skill folder should be", build: func(t *testing.T, b fsadaptertest.Builder) {
 			must(t, b.WriteFile("/store/file.md", skillMD("broken", "a file")))
@@ -513,14 +513,17 @@ func TestDiscover_faults(t *testing.T) {
 					}
 				}
 			}, absent: []string{"broken"}, silent: []string{fBad}},
-		{name: "S11 SKILL.md removed between lstat and read", build: writeBroken,
+		// Discovery opens a plain SKILL.md without looking at it first
+		// (scan.go), so there is no window between a look and the read: a
+		// SKILL.md gone by then is no skill, silently, as one never there.
+		{name: "S11 SKILL.md removed between the listing and the read", build: writeBroken,
 			setup: func(t *testing.T, e *faultEnv) {
 				e.spy.after = func(op, p string) {
-					if op == "lstat" && p == fFile {
+					if op == "readDir" && p == fRoot {
 						e.remove(t, fFile)
 					}
 				}
-			}, absent: []string{"broken"}, warn: [][]string{readFailed(fFile, core.ENOENT)}},
+			}, absent: []string{"broken"}, silent: []string{fFile}},
 		{name: "S12 skills root removed after the ancestors walk", build: writeBroken,
 			setup: func(t *testing.T, e *faultEnv) {
 				e.spy.after = func(op, p string) {

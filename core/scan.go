@@ -71,13 +71,10 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	rootRealOK := false                 // rootReal is a realpath, not the root as a fallback
 	var buf []byte                      // the read buffer of readSkillHead, reused from file to file
 	var fast frontmatterJSON            // the direct path's buffers, likewise
-	// With a ContainedReader every SKILL.md is read through a check of
-	// the file actually opened (S44): it must lie in the directory its
-	// checks allowed, so a file swapped for a link meanwhile is not read.
-	var within *withinPrefixFS
-	if cr, ok := fsys.(ContainedReader); ok {
-		within = &withinPrefixFS{FS: fsys, cr: cr}
-	}
+	// A SKILL.md is read through a check of the file actually opened
+	// (S44, ReadFileWithin): it must lie where its checks allowed, so a
+	// file swapped for a link meanwhile is not read.
+	within := &withinPrefixFS{FS: fsys}
 	trust := []string{spec.root, spec.scope}
 	candidates := 0 // the entries that may hold a skill: room for them all, allocated once
 	for _, e := range entries {
@@ -110,61 +107,88 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		default:
 			continue
 		}
-		t, err := fsys.Lstat(file)
-		if err != nil {
-			out.readFailure(file, err)
-			continue
-		}
-		fileLinked := t == TypeSymlink
-		if fileLinked {
-			if t, err = fsys.Stat(file); err != nil {
-				out.readFailure(file, err)
-				continue
-			}
-			linked = true
-		}
-		if t != TypeFile {
-			continue
-		}
-		if !haveRootReal {
-			r, err := fsys.Realpath(spec.root)
-			rootReal, rootRealOK, haveRootReal = r, err == nil, true
-			if err != nil {
-				rootReal = spec.root
-			}
-		}
-		// allowed: the directory the file read must lie in ("" when it
-		// has no realpath: then the read is not checked).
-		fileReal, allowed := "", ""
-		if fileLinked { // S43: where may it point?
-			if fileReal, err = fsys.Realpath(file); err != nil {
-				out.readFailure(file, err)
-				continue
-			}
-			if allowed = trustedWithin(fsys, fileReal, dir, spec.root, spec.scope); allowed == "" {
-				out.fileWarnings = append(out.fileWarnings, Warning{file, linkOutsideMessage(file, fileReal)})
-				out.outside = append(out.outside, Shadowed{Name: spec.namePrefix + e.Name, FilePath: file,
-					Source: source, Reason: ReasonLinkOutside})
-				continue
-			}
-		} else if linked {
-			allowed, _ = fsys.Realpath(dir)
-		} else if rootRealOK {
-			allowed = rootReal + "/" + e.Name
-			if rootReal == "/" {
-				allowed = "/" + e.Name
-			}
-		}
+		// The usual skill: a real folder holding a real SKILL.md, under a
+		// root whose realpath is known. Its realpath can only be
+		// rootReal/<name>/SKILL.md, so the read is checked against exactly
+		// that (S44, ReadFileWithin): the file opened has that realpath,
+		// or the read is refused and the checks below find out what the
+		// path is. This saves an lstat per skill, the most frequent call
+		// of discovery, and takes the same calls on every FS, so every
+		// runtime answers alike (S42) whatever its FS reports.
 		var head skillHead
-		if within != nil && allowed != "" {
-			within.within = allowed
-			head, err = readSkillHead(within, file, &buf)
-		} else {
-			head, err = readSkillHead(fsys, file, &buf)
+		haveHead := false
+		fileReal := ""
+		if !linked {
+			if !haveRootReal {
+				r, err := fsys.Realpath(spec.root)
+				rootReal, rootRealOK, haveRootReal = r, err == nil, true
+				if err != nil {
+					rootReal = spec.root
+				}
+			}
+			if rootRealOK {
+				within.within = realJoin(rootReal, e.Name) + "/SKILL.md"
+				// On any failure the checks below run as if this read had
+				// not been tried, so that what a failure means (no skill,
+				// silently, or a warning) stays theirs alone.
+				if h, err := readSkillHead(within, file, &buf); err == nil {
+					head, haveHead = h, true
+				}
+			}
 		}
-		if err != nil {
-			out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
-			continue
+		if !haveHead {
+			t, err := fsys.Lstat(file)
+			if err != nil {
+				out.readFailure(file, err)
+				continue
+			}
+			fileLinked := t == TypeSymlink
+			if fileLinked {
+				if t, err = fsys.Stat(file); err != nil {
+					out.readFailure(file, err)
+					continue
+				}
+				linked = true
+			}
+			if t != TypeFile {
+				continue
+			}
+			if !haveRootReal {
+				r, err := fsys.Realpath(spec.root)
+				rootReal, rootRealOK, haveRootReal = r, err == nil, true
+				if err != nil {
+					rootReal = spec.root
+				}
+			}
+			// allowed: the directory the file read must lie in ("" when it
+			// has no realpath: then the read is not checked).
+			allowed := ""
+			if fileLinked { // S43: where may it point?
+				if fileReal, err = fsys.Realpath(file); err != nil {
+					out.readFailure(file, err)
+					continue
+				}
+				if allowed = trustedWithin(fsys, fileReal, dir, spec.root, spec.scope); allowed == "" {
+					out.fileWarnings = append(out.fileWarnings, Warning{file, linkOutsideMessage(file, fileReal)})
+					out.outside = append(out.outside, Shadowed{Name: spec.namePrefix + e.Name, FilePath: file,
+						Source: source, Reason: ReasonLinkOutside})
+					continue
+				}
+			} else if linked {
+				allowed, _ = fsys.Realpath(dir)
+			} else if rootRealOK {
+				allowed = realJoin(rootReal, e.Name)
+			}
+			if allowed != "" {
+				within.within = allowed
+				head, err = readSkillHead(within, file, &buf)
+			} else {
+				head, err = readSkillHead(fsys, file, &buf)
+			}
+			if err != nil {
+				out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
+				continue
+			}
 		}
 		if head.reject != "" {
 			out.fileWarnings = append(out.fileWarnings, Warning{file, head.reject})
@@ -227,6 +251,15 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	}
 	sortSkills(out.skills)
 	return out
+}
+
+// realJoin is path.Join(dir, name) for a realpath dir and a name that is
+// not "", "." or ".." and holds no "/".
+func realJoin(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
 }
 
 // readFailure records that file could not be reached, unless err says it

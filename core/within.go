@@ -1,5 +1,7 @@
 package core
 
+import "path"
+
 // Reading a file only when the file actually opened lies inside a directory
 // (SPEC S44). A path checked with Realpath and then read in a second call
 // can be swapped for a link in between; the check has to be made on the
@@ -26,6 +28,85 @@ package core
 // len(buf)). Paths in errors are path.
 type ContainedReader interface {
 	ReadFileWithin(within, path string, buf []byte) (n int, size int64, err error)
+}
+
+// ReadFileWithin is [ContainedReader.ReadFileWithin] over any FS: fsys's
+// own check of the file it opens when fsys is a ContainedReader. Otherwise
+// the realpath of p, made of its folder's realpath and its name (the
+// name's own realpath when it is a link), must lie inside within (else
+// EXDEV) and p must be a regular file (a directory: EISDIR; anything
+// else: EINVAL); then at most len(buf) bytes are read. The second form is
+// exact for a tree that does not change during the call (memfs), and asks
+// the FS only what discovery has asked it before reading (the folder's
+// realpath, or the name's lstat), so an FS that fails one call alone
+// gives the same result through it as without it. The hosts of the wasm
+// module answer read_file_within with it: since ABI 3 the module relies on
+// that check (wasm/ABI.md#read_file_within), reading a plain SKILL.md
+// against the exact realpath it must have instead of lstat-ing it first.
+func ReadFileWithin(fsys FS, within, p string, buf []byte) (n int, size int64, err error) {
+	if cr, ok := fsys.(ContainedReader); ok {
+		return cr.ReadFileWithin(within, p, buf)
+	}
+	fail := func(err error) (int, int64, error) {
+		return 0, 0, &PathError{Op: "readFile", Path: p, Code: ErrorCode(err)}
+	}
+	dir := path.Dir(p)
+	realDir, err := fsys.Realpath(dir)
+	if err != nil {
+		return fail(err)
+	}
+	t, err := fsys.Lstat(p)
+	if err != nil {
+		return fail(err)
+	}
+	real := realJoin(realDir, path.Base(p))
+	if t == TypeSymlink {
+		if real, err = fsys.Realpath(p); err != nil {
+			return fail(err)
+		}
+		if t, err = fsys.Stat(p); err != nil {
+			return fail(err)
+		}
+	}
+	switch {
+	case !pathWithin(real, within):
+		return 0, 0, &PathError{Op: "readFile", Path: p, Code: EXDEV}
+	case t == TypeDir:
+		return 0, 0, &PathError{Op: "readFile", Path: p, Code: EISDIR}
+	case t != TypeFile:
+		return 0, 0, &PathError{Op: "readFile", Path: p, Code: EINVAL}
+	}
+	if pri, ok := fsys.(PrefixReaderInto); ok {
+		m, complete, err := pri.ReadFilePrefixInto(p, buf)
+		if err != nil {
+			return 0, 0, err
+		}
+		if m < 0 || m > len(buf) {
+			return 0, 0, &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
+		}
+		if complete {
+			return m, int64(m), nil
+		}
+		return m, int64(len(buf)) + 1, nil
+	}
+	if pr, ok := fsys.(PrefixReader); ok {
+		data, complete, err := pr.ReadFilePrefix(p, len(buf))
+		if err != nil {
+			return 0, 0, err
+		}
+		if len(data) > len(buf) {
+			return 0, 0, &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
+		}
+		if complete {
+			return copy(buf, data), int64(len(data)), nil
+		}
+		return copy(buf, data), int64(len(buf)) + 1, nil
+	}
+	data, err := fsys.ReadFile(p)
+	if err != nil {
+		return 0, 0, err
+	}
+	return copy(buf, data), int64(len(data)), nil
 }
 
 // EXDEV is the code of a read refused because the file opened lies outside
@@ -80,16 +161,15 @@ func readFileWithin(fsys FS, within, p string, limit int) ([]byte, error) {
 }
 
 // withinPrefixFS is fsys whose prefix reads check the file opened against
-// within ([ContainedReader]): discovery reads a SKILL.md through it, so a
+// within ([ReadFileWithin]): discovery reads a SKILL.md through it, so a
 // SKILL.md swapped for a link after its checks is never read.
 type withinPrefixFS struct {
 	FS
-	cr     ContainedReader
 	within string
 }
 
 func (w *withinPrefixFS) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
-	n, size, err := w.cr.ReadFileWithin(w.within, p, buf)
+	n, size, err := ReadFileWithin(w.FS, w.within, p, buf)
 	if err != nil {
 		return 0, false, err
 	}

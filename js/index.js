@@ -9,7 +9,7 @@ import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
 // The runtime's own file, chosen by package.json "imports" conditions
 // (node, deno, bun, browser, default): each runtime loads only its code.
-import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultCwd, defaultHome } from '#platform';
+import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultCwd, defaultHome, sha256Sync } from '#platform';
 import { WorkerEngine } from './src/worker.js';
 import { startWatch, DEFAULT_MAX_WATCHERS } from './src/watch.js';
 import { recordingFS, DiscoveryTracker, watchedDiscover } from './src/deps.js';
@@ -17,7 +17,7 @@ import { recordingFS, DiscoveryTracker, watchedDiscover } from './src/deps.js';
 export { SkilldexError, MemoryFS };
 
 /** @type {import('./index.js').ABI_VERSION} */
-export const ABI_VERSION = /** @type {2} */ (VERSION);
+export const ABI_VERSION = /** @type {3} */ (VERSION);
 
 /** @type {import('./index.js').createNodeFS} */
 export const createNodeFS = (fs, opts) => /** @type {import('./index.js').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts, defaultFS()));
@@ -107,7 +107,7 @@ export function createSkilldex(opts = {}) {
       }
       const engine = opts.worker
         ? new WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })
-        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr });
+        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr, sha256: sha256Sync });
       engineRef = engine;
       return { engine, processDefaults: !opts.fs, base: opts.fs ? undefined : fs };
     })());

@@ -70,7 +70,7 @@ func TestABI_badBinary(t *testing.T) {
 			{export: abi.ExportCall, params: []byte{i32, i32}, results: []byte{i64}, body: i64Const(0)},
 		}, 0), false},
 		{"version 1", fakeGuest(1, i64Const(0)), true},
-		{"version 3", fakeGuest(3, i64Const(0)), true},
+		{"version 2", fakeGuest(2, i64Const(0)), true},
 		{"version 0", fakeGuest(0, i64Const(0)), true},
 		{"_initialize traps", wasmModule(hostImports, []wasmFunc{
 			{export: abi.ExportInitialize, body: []byte{opUnreachable}},

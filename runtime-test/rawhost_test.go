@@ -109,19 +109,25 @@ func newRawHost(t *testing.T, fsys core.FS) *rawHost {
 		}
 		return put(mem, data, stack)
 	})
-	// read_file_within over a memfs: read_file after the guest's own checks
-	// (ABI.md#read_file_within allows it for an in-memory filesystem).
-	add(abi.ImportReadFileWithin, 7, func(mem api.Memory, _ string, stack []uint64) abi.Errno {
+	// read_file_within over a memfs: the realpath checked against within
+	// (ABI.md#read_file_within), then read_file.
+	add(abi.ImportReadFileWithin, 7, func(mem api.Memory, within string, stack []uint64) abi.Errno {
 		pb, _ := mem.Read(uint32(stack[2]), uint32(stack[3]))
-		data, err := h.fsys.ReadFile(string(pb))
+		c := uint32(stack[5])
+		buf, _ := mem.Read(uint32(stack[4]), c)
+		n, size, err := core.ReadFileWithin(h.fsys, within, string(pb), buf)
 		if err != nil {
 			return errno(err)
 		}
-		if c := int(uint32(stack[5])); len(data) > c {
-			mem.Write(uint32(stack[4]), data[:c])
+		if size > int64(n) {
+			mem.WriteUint32Le(uint32(stack[6]), uint32(min(size, 1<<32-1)))
+			return abi.BufferTooSmall
 		}
-		return put(mem, data, stack[2:])
+		mem.WriteUint32Le(uint32(stack[6]), uint32(n))
+		return abi.OK
 	})
+	// sha256 declined: the module hashes itself (ABI.md#sha256).
+	add(abi.ImportSHA256, 3, func(api.Memory, string, []uint64) abi.Errno { return abi.EIO })
 	add(abi.ImportRealpath, 5, func(mem api.Memory, p string, stack []uint64) abi.Errno {
 		r, err := h.fsys.Realpath(p)
 		if err != nil {

@@ -2,6 +2,7 @@ package wasmhost
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -92,6 +93,19 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		}), []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, i32x1).
 		WithParameterNames("within_ptr", "within_len", "path_ptr", "path_len", "buf_ptr", "buf_cap", "out_len_ptr").
 		Export(abi.ImportReadFileWithin)
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			const name = abi.ImportSHA256
+			checkDone(ctx, name)
+			mem := mod.Memory()
+			data := buffer(mem, name, uint32(stack[0]), uint32(stack[1]))
+			out := buffer(mem, name, uint32(stack[2]), sha256.Size)
+			sum := sha256.Sum256(data)
+			copy(out, sum[:])
+			stack[0] = uint64(abi.OK)
+		}), i32x3, i32x1).
+		WithParameterNames("data_ptr", "data_len", "out_ptr").
+		Export(abi.ImportSHA256)
 	b.NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 			inst, _ := ctx.Value(ctxKey{}).(*instance)
@@ -268,15 +282,12 @@ func (inst *instance) readFile(mem api.Memory, path string, buf, bufCap, outLen 
 
 // readFileWithin is read_file_within (ABI.md#read_file_within): over a
 // [core.ContainedReader] (osfs) the file opened is checked against within;
-// over any other FS (memfs, a test's wrapper) it reads as read_file does,
-// after the guest's own realpath checks.
+// over any other FS (memfs, a test's wrapper) its realpath is
+// ([core.ReadFileWithin]): since ABI 3 the guest relies on the check.
 func (inst *instance) readFileWithin(mem api.Memory, within, path string, buf, bufCap, outLen uint32) abi.Errno {
 	const op = abi.ImportReadFileWithin
-	cr, ok := inst.e.fsys.(core.ContainedReader)
-	if !ok {
-		return inst.readFile(mem, path, buf, bufCap, outLen)
-	}
-	n, size, err := cr.ReadFileWithin(within, path, buffer(mem, op, buf, bufCap))
+	// Over an FS without its own check (memfs), the realpath's (ABI 3).
+	n, size, err := core.ReadFileWithin(inst.e.fsys, within, path, buffer(mem, op, buf, bufCap))
 	if err != nil {
 		return errnoOf(err)
 	}

@@ -335,11 +335,30 @@ func appendResult(b []byte, r *core.Result) []byte {
 // digest (SPEC S54): the first 16 hex digits of the SHA-256 of the reply's
 // bytes so far, the object without "digest", as `,"digest":"…"}`.
 func appendDigest(b []byte, start int) []byte {
-	sum := sum256(b[start:])
+	var sum [32]byte
+	if data := b[start:]; hostSHA256 == nil || len(data) < hostSHA256Min || !hostSHA256(data, &sum) {
+		sum = sum256(data)
+	}
 	b = append(b[:len(b)-1], `,"digest":"`...)
 	b = hex.AppendEncode(b, sum[:8])
 	return append(b, `"}`...)
 }
+
+// hostSHA256, when set, is the SHA-256 of the host running the module
+// (wasm/ABI.md#sha256): it writes data's hash to sum and reports whether
+// it did. In the module sum256 hashes a discovery's reply (about 1 KB a
+// skill) at 6-7 ms a MiB, a tenth of a warm 1,000-skill discovery in Node,
+// where node:crypto takes 0.7 ms. The bytes are the same either way.
+var hostSHA256 func(data []byte, sum *[32]byte) bool
+
+// hostSHA256Min is the least reply hashed by hostSHA256: below it the
+// round trip to the host costs about what the hashing saves.
+const hostSHA256Min = 4 << 10
+
+// UseSHA256 makes the digests of replies of 4 KiB and more come from f
+// when it answers (the wasm module sets the host's sha256 import); sum256
+// hashes the rest, and whatever f declines.
+func UseSHA256(f func(data []byte, sum *[32]byte) bool) { hostSHA256 = f }
 
 // Digest is the S54 digest of a discovery: the "digest" member of its
 // discover reply, for Go programs that call core.Discover directly.

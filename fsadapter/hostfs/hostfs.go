@@ -24,18 +24,18 @@ import (
 // Result: OK, BufferTooSmall, or a failure errno (ENOENT, ENOTDIR, EACCES,
 // ELOOP, EIO, ...).
 //
-//go:wasmimport skilldex_host_v2 read_dir
+//go:wasmimport skilldex_host_v3 read_dir
 func hostReadDir(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostStat writes the type of path, following symlinks, to *outType
 // (ABI.md#stat). Result: OK or a failure errno (ENOENT, ENOTDIR, ELOOP, ...).
 //
-//go:wasmimport skilldex_host_v2 stat
+//go:wasmimport skilldex_host_v3 stat
 func hostStat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 
 // hostLstat is hostStat without following a final symlink (ABI.md#lstat).
 //
-//go:wasmimport skilldex_host_v2 lstat
+//go:wasmimport skilldex_host_v3 lstat
 func hostLstat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 
 // hostReadFileWithin is hostReadFile for a file that must lie inside the
@@ -43,7 +43,7 @@ func hostLstat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 // file it actually opened and answers EXDEV when it lies outside
 // (ABI.md#read_file_within, SPEC S44).
 //
-//go:wasmimport skilldex_host_v2 read_file_within
+//go:wasmimport skilldex_host_v3 read_file_within
 func hostReadFileWithin(within unsafe.Pointer, withinLen uint32, path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostReadFile writes the first min(size, bufCap) bytes of the file at path
@@ -52,14 +52,14 @@ func hostReadFileWithin(within unsafe.Pointer, withinLen uint32, path unsafe.Poi
 // bufCap are written, and *outLen is the size (at least bufCap+1).
 // Failures: ENOENT, EISDIR, EACCES, ELOOP, EIO, ...
 //
-//go:wasmimport skilldex_host_v2 read_file
+//go:wasmimport skilldex_host_v3 read_file
 func hostReadFile(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostRealpath writes the canonical path of path (absolute, no symlinks, no
 // . or ..) into buf (ABI.md#realpath). OK: *outLen is its length.
 // BufferTooSmall: *outLen is the length needed. Failures: ENOENT, ELOOP, ...
 //
-//go:wasmimport skilldex_host_v2 realpath
+//go:wasmimport skilldex_host_v3 realpath
 func hostRealpath(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // FS is a [core.FS], [core.PrefixReader] and [core.PrefixReaderInto] over the host imports. The zero

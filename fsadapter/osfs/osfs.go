@@ -41,6 +41,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -355,7 +356,14 @@ func (f *FS) openWithin(h, within, p string) (*os.File, error) {
 	if !pathWithin(real, within) {
 		return nil, &core.PathError{Op: "readFile", Path: p, Code: core.EXDEV}
 	}
-	hw, err := f.host("readFile", within)
+	// within may be the file itself (discovery reads a plain SKILL.md
+	// against its exact realpath): then the root is its folder, never the
+	// file, which os.OpenRoot would open blocking were it a FIFO.
+	dir, rel := within, strings.TrimPrefix(strings.TrimPrefix(real, within), "/")
+	if real == within && within != "/" {
+		dir, rel = path.Dir(within), path.Base(within)
+	}
+	hw, err := f.host("readFile", dir)
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +372,6 @@ func (f *FS) openWithin(h, within, p string) (*os.File, error) {
 		return nil, wrap("readFile", p, err)
 	}
 	defer root.Close()
-	rel := strings.TrimPrefix(strings.TrimPrefix(real, within), "/")
 	if rel == "" {
 		rel = "."
 	}

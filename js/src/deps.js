@@ -64,6 +64,22 @@ export function recordingFS(inner) {
       }
     };
   }
+  if (typeof src.readFileWithin === 'function') {
+    // The file opened is checked by the filesystem itself (S44); the
+    // touch is the path read.
+    fs.readFileWithin = (/** @type {any} */ within, /** @type {any} */ p, /** @type {any} */ buf) => {
+      if (open.size === 0) return src.readFileWithin(within, p, buf);
+      const path = text(p);
+      let ok = false;
+      try {
+        const r = src.readFileWithin(within, p, buf);
+        ok = r != null;
+        return r;
+      } finally {
+        for (const rec of open) rec.push({ op: 'readFile', path, ok });
+      }
+    };
+  }
   return {
     fs: /** @type {import('../index.js').FileSystem} */ (fs),
     /** Start a recording; end(rec) returns what was touched since. */

@@ -1,6 +1,6 @@
 // @ts-check
 // The host side of wasm/ABI.md: compiles the module once per process,
-// instantiates it per engine, implements the skilldex_host_v2 imports over a
+// instantiates it per engine, implements the skilldex_host_v3 imports over a
 // JS filesystem object, serialises calls and replaces an instance after a
 // trap. It translates only: requests go to Go as JSON, unvalidated. The
 // frontmatter module (the complete YAML path) is instantiated only when the
@@ -8,8 +8,8 @@
 
 import { createWasi, wasiMissing, WasiExit } from './wasi.js';
 
-export const ABI_VERSION = 2;
-const HOST_MODULE = 'skilldex_host_v2';
+export const ABI_VERSION = 3;
+const HOST_MODULE = 'skilldex_host_v3';
 const WASI_MODULE = 'wasi_snapshot_preview1';
 
 /** errno table of ABI.md#errno */
@@ -18,6 +18,9 @@ const ERRNO = /** @type {Record<string, number>} */ ({
 });
 const EIO = 6;
 const ENOENT = 1;
+const EISDIR = 3;
+const EINVAL = 7;
+const EXDEV = 11;
 const BUFFER_TOO_SMALL = 100;
 
 /** file types of ABI.md#types */
@@ -127,19 +130,33 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
+ * Whether the path real (bytes) is within (bytes) or lies below it.
+ * @param {Uint8Array} real @param {Uint8Array} within
+ */
+function insideBytes(real, within) {
+  if (within.length === 1 && within[0] === 0x2f) return real.length > 0 && real[0] === 0x2f;
+  if (real.length < within.length || (real.length > within.length && real[within.length] !== 0x2f)) return false;
+  for (let i = 0; i < within.length; i++) if (real[i] !== within[i]) return false;
+  return true;
+}
+
+/**
  * @param {string | Uint8Array} s
  * @returns {Uint8Array}
  */
 const bytesOf = (s) => (typeof s === 'string' ? encoder.encode(s) : s);
 
 /**
- * The skilldex_host_v2 imports over fs; parseFrontmatter runs the
- * frontmatter module (it throws when that module fails).
+ * The skilldex_host_v3 imports over fs; parseFrontmatter runs the
+ * frontmatter module (it throws when that module fails); sha256, where the
+ * runtime has a synchronous one, hashes S54's digest (null: the module
+ * hashes it itself, ABI.md#sha256).
  * @param {import('../index.js').FileSystem} fs
  * @param {() => WebAssembly.Memory} memory
  * @param {(path: Uint8Array, text: Uint8Array) => Uint8Array} parseFrontmatter
+ * @param {((data: Uint8Array) => Uint8Array | null) | null} [sha256]
  */
-function hostImports(fs, memory, parseFrontmatter) {
+function hostImports(fs, memory, parseFrontmatter, sha256 = null) {
   /** @type {ArrayBuffer | null} */
   let buf = null;
   /** @type {Uint8Array} */
@@ -223,6 +240,45 @@ function hostImports(fs, memory, parseFrontmatter) {
     return 0;
   };
 
+  /** @type {(b: Uint8Array) => any} a path as fs takes it (pathArg's form) */
+  const asPath = bytePaths ? (b) => b : (b) => decoder.decode(b);
+
+  /**
+   * read_file_within's check over a filesystem that cannot check the file
+   * it opens (no readFileWithin: MemoryFS, a caller's object), as Go's
+   * core.ReadFileWithin makes it, call for call: the realpath of the path,
+   * made of its folder's realpath and its name (the name's own when it is
+   * a link), must lie inside within, and the path must be a regular file.
+   * 0 when it may be read, else the errno. Since ABI 3 the module relies
+   * on this check (ABI.md#read_file_within).
+   * @param {Uint8Array} w @param {Uint8Array} pb
+   */
+  const checkWithin = (w, pb) => {
+    const slash = pb.lastIndexOf(0x2f);
+    const dir = slash <= 0 ? pb.subarray(0, 1) : pb.subarray(0, slash);
+    const realDir = bytesOf(notPromise(fs.realpath(asPath(dir)), 'realpath'));
+    let t = notPromise(fs.lstat(asPath(pb)), 'lstat');
+    if (t == null) return ENOENT;
+    /** @type {Uint8Array} */
+    let real;
+    if (t === 'symlink') {
+      real = bytesOf(notPromise(fs.realpath(asPath(pb)), 'realpath'));
+      t = notPromise(fs.stat(asPath(pb)), 'stat');
+      if (t == null) return ENOENT;
+    } else {
+      const base = pb.subarray(slash + 1);
+      const root = realDir.length === 1 && realDir[0] === 0x2f;
+      real = new Uint8Array(realDir.length + (root ? 0 : 1) + base.length);
+      real.set(realDir);
+      real[root ? 0 : realDir.length] = 0x2f;
+      real.set(base, root ? 1 : realDir.length + 1);
+    }
+    if (!insideBytes(real, w)) return EXDEV;
+    if (t === 'dir') return EISDIR;
+    if (t !== 'file') return EINVAL;
+    return 0;
+  };
+
   const imports = {
     stat: statImport('stat', (p) => notPromise(fs.stat(p), 'stat')),
     lstat: statImport('lstat', (p) => notPromise(fs.lstat(p), 'lstat')),
@@ -279,11 +335,21 @@ function hostImports(fs, memory, parseFrontmatter) {
 
     // read_file for a file that must lie inside within (ABI.md#read_file_within,
     // SPEC S44): the filesystem checks the file it opened. One without
-    // readFileWithin (MemoryFS: nothing changes during a call) reads as
-    // read_file; the module has checked the realpath already.
+    // readFileWithin (MemoryFS: nothing changes during a call) is checked
+    // by its realpath first (checkWithin), then read as read_file.
     read_file_within(/** @type {number} */ wp, /** @type {number} */ wn, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
-      if (typeof fs.readFileWithin !== 'function') return imports.read_file(p, n, ptr, cap, outLen);
       (wp >>>= 0), (wn >>>= 0), (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
+      if (typeof fs.readFileWithin !== 'function') {
+        try {
+          enter('read_file_within', p, n, ptr, cap, outLen);
+          if (wp + wn > u8.length) throw new GuestFault('read_file_within', 'within', wp, wn, u8.length);
+          const e = checkWithin(u8.slice(wp, wp + wn), u8.slice(p, p + n));
+          if (e !== 0) return e;
+        } catch (e) {
+          return fsErrno(e);
+        }
+        return imports.read_file(p, n, ptr, cap, outLen);
+      }
       try {
         enter('read_file_within', p, n, ptr, cap, outLen);
         if (wp + wn > u8.length) throw new GuestFault('read_file_within', 'within', wp, wn, u8.length);
@@ -302,6 +368,20 @@ function hostImports(fs, memory, parseFrontmatter) {
       } catch (e) {
         return fsErrno(e);
       }
+    },
+
+    // S54's digest with the runtime's own SHA-256 (ABI.md#sha256): about
+    // ten times the module's. EIO declines it: the module hashes itself.
+    sha256(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ out) {
+      (p >>>= 0), (n >>>= 0), (out >>>= 0);
+      refresh();
+      if (p + n > u8.length) throw new GuestFault('sha256', 'data', p, n, u8.length);
+      if (out + 32 > u8.length) throw new GuestFault('sha256', 'out pointer', out, 32, u8.length);
+      const sum = sha256 ? sha256(u8.subarray(p, p + n)) : null;
+      if (!sum || sum.length !== 32) return EIO;
+      refresh();
+      u8.set(sum, out);
+      return 0;
     },
 
     parse_frontmatter(/** @type {number} */ pp, /** @type {number} */ pn, /** @type {number} */ tp, /** @type {number} */ tn, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
@@ -400,7 +480,7 @@ export class Engine {
    * engine module, not lazily.
    * @param {{fs: import('../index.js').FileSystem, module: () => Promise<WebAssembly.Module>,
    *   frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync?: (() => WebAssembly.Module) | null,
-   *   stderr?: (text: string) => void}} opts
+   *   stderr?: (text: string) => void, sha256?: ((data: Uint8Array) => Uint8Array | null) | null}} opts
    */
   constructor(opts) {
     checkFileSystem(opts.fs);
@@ -414,6 +494,7 @@ export class Engine {
     this.fmModule = null;
     this.fmInstances = 0;
     this.onStderr = opts.stderr;
+    this.sha256 = opts.sha256 ?? null;
     /** @type {Promise<unknown>} */
     this.tail = Promise.resolve();
     /** @type {{exports: any, memory: WebAssembly.Memory} | null} */
@@ -434,7 +515,7 @@ export class Engine {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEEP);
       if (this.onStderr) this.onStderr(text);
     });
-    const host = hostImports(this.fs, mem, (path, text) => this.parseFrontmatter(path, text));
+    const host = hostImports(this.fs, mem, (path, text) => this.parseFrontmatter(path, text), this.sha256);
     /** @type {Record<string, Record<string, Function>>} */
     const imports = { [WASI_MODULE]: {}, [HOST_MODULE]: {} };
     for (const imp of WebAssembly.Module.imports(module)) {

@@ -16,7 +16,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
 import { Engine, SkilldexError, compileOnce } from './engine.js';
 import { createNodeFS } from './nodefs.js';
-import { loadWasm, wasmURL, frontmatterWasmURL } from '#platform';
+import { loadWasm, wasmURL, frontmatterWasmURL, sha256Sync } from '#platform';
 import { recordingFS, DiscoveryTracker, watchedDiscover } from './deps.js';
 import { cutReply } from './reply.js';
 
@@ -69,6 +69,7 @@ const engine = new Engine({
   frontmatter: loader(data.frontmatterWasm, frontmatterWasmURL),
   frontmatterSync: syncLoader(data.frontmatterWasm),
   stderr: data.stderr ? (text) => port.postMessage({ stderr: text }) : undefined,
+  sha256: sha256Sync,
 });
 
 /** @type {Map<number, DiscoveryTracker>} */

@@ -133,9 +133,9 @@ test('the module exiting (proc_exit, a Go fatal error) is INTERNAL and the next 
 });
 
 test('a module of another ABI version is refused (ABI_MISMATCH)', async () => {
-  for (const version of [1, 3]) {
+  for (const version of [1, 2, 4]) {
     const sk = createSkilldex({ fs: new MemoryFS(), wasm: fakeSkilldex({ version }) });
-    await assert.rejects(sk.call('{}'), { code: 'ABI_MISMATCH', message: new RegExp(`ABI ${version}, this host 2`) });
+    await assert.rejects(sk.call('{}'), { code: 'ABI_MISMATCH', message: new RegExp(`ABI ${version}, this host 3`) });
   }
   const foreign = createSkilldex({
     fs: new MemoryFS(),
@@ -178,4 +178,31 @@ test('a large reply and request do not break later calls', async () => {
   const long = 'y'.repeat(2 << 20);
   assert.equal(await sk.expandCommand(long), null);
   assert.deepEqual((await sk.commands()).commands.map((c) => c.name), ['skill:big']);
+});
+
+// S54's digest comes from the host's SHA-256 when it has one (wasm/ABI.md#sha256,
+// issue 13), from the module's own when the host declines: the same reply,
+// byte for byte, either way.
+test('the sha256 import: the host\'s hash or the module\'s, the same reply (S54, S42)', async () => {
+  const { Engine } = await import('../src/engine.js');
+  const { createHash } = await import('node:crypto');
+  const fs = new MemoryFS();
+  for (let i = 0; i < 60; i++) {
+    fs.writeFile(`${home}/.claude/skills/s${i}/SKILL.md`, `---\nname: s${i}\ndescription: ${'a skill that is long enough '.repeat(4)}${i}\n---\nbody\n`);
+  }
+  const wasm = (await import('node:fs')).readFileSync(new URL('../skilldex.wasm', import.meta.url));
+  const module = await WebAssembly.compile(wasm);
+  let hashed = 0;
+  const run = async (/** @type {any} */ sha256) => {
+    const e = new Engine({ fs, module: async () => module, frontmatter: async () => { throw new Error('not needed'); }, frontmatterSync: () => { throw new Error('not needed'); }, sha256 });
+    return e.call(JSON.stringify({ op: 'discover', cwd: home, home }));
+  };
+  const byHost = await run((/** @type {Uint8Array} */ d) => (hashed++, createHash('sha256').update(d).digest()));
+  const declined = await run(() => null);
+  const none = await run(null);
+  assert.ok(byHost.length > 4096, 'a reply the module hands to the host');
+  assert.equal(hashed, 1);
+  assert.equal(declined, byHost);
+  assert.equal(none, byHost);
+  assert.match(byHost, /"digest":"[0-9a-f]{16}"}$/);
 });

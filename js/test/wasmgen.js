@@ -2,6 +2,8 @@
 // to build modules that break the ABI on purpose (a wrong version, a
 // foreign import, a proc_exit in the middle of a call).
 
+import { ABI_VERSION } from '../src/engine.js';
+
 const I32 = 0x7f;
 const I64 = 0x7e;
 export const T = { i32: I32, i64: I64 };
@@ -106,7 +108,7 @@ export function assemble({ imports = [], funcs = [], pages = 1, data = [] }) {
  * A module that looks like skilldex: version v, and a skilldex_call that
  * either calls proc_exit(3) (exit: true) or returns (0 << 32 | 0).
  */
-export function fakeSkilldex({ version = 2, exit = false, extraImport } = {}) {
+export function fakeSkilldex({ version = ABI_VERSION, exit = false, extraImport } = {}) {
   const imports = [{ module: 'wasi_snapshot_preview1', name: 'proc_exit', params: [I32], results: [] }];
   if (extraImport) imports.push({ ...extraImport, params: [], results: [] });
   return assemble({

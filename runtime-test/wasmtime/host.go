@@ -15,7 +15,7 @@
 //     (Linker.DefineModule would call it itself, and a second call traps);
 //   - a trap discards the instance: the next call makes a fresh one from
 //     the compiled module;
-//   - the frontmatter module (ABI 2) is compiled the first time any engine
+//   - the frontmatter module (ABI 2 and later) is compiled the first time any engine
 //     needs it and instantiated, in a store of its own, the first time each
 //     engine instance calls parse_frontmatter; if it fails or traps, that
 //     call answers EIO and its instance is discarded.
@@ -429,7 +429,8 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 		return err
 	}
 	// read_file_within (ABI.md#read_file_within): the opened file checked
-	// against within over a core.ContainedReader, else read_file.
+	// against within over a core.ContainedReader, else its realpath
+	// (core.ReadFileWithin; since ABI 3 the module relies on the check).
 	if err := linker.FuncNew(abi.HostModule, abi.ImportReadFileWithin, wasmtime.NewFuncType(i32(7), i32(1)),
 		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
 			mem, a, trap := e.sevenArgs(c, args, abi.ImportReadFileWithin, "within", 0)
@@ -441,12 +442,7 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 			var errno abi.Errno
 			_, _, trap = e.fsCall(func() (core.FileType, error) {
 				within, path, b := string(mem[wp:wp+wn]), string(mem[p:p+n]), mem[buf:buf+bufCap]
-				cr, ok := e.fsys.(core.ContainedReader)
-				if !ok {
-					size, errno = e.readFile(path, b)
-					return 0, nil
-				}
-				got, sz, err := cr.ReadFileWithin(within, path, b)
+				got, sz, err := core.ReadFileWithin(e.fsys, within, path, b)
 				switch {
 				case err != nil:
 					errno = errnoOf(err)
@@ -464,6 +460,20 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 				binary.LittleEndian.PutUint32(mem[outLen:], uint32(min(size, math.MaxUint32)))
 			}
 			return []wasmtime.Val{wasmtime.ValI32(int32(errno))}, nil
+		}); err != nil {
+		return err
+	}
+	// sha256 (ABI.md#sha256): S54's digest with Go's crypto/sha256.
+	if err := linker.FuncNew(abi.HostModule, abi.ImportSHA256, wasmtime.NewFuncType(i32(3), i32(1)),
+		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
+			mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
+			p, n, out := uint64(uint32(args[0].I32())), uint64(uint32(args[1].I32())), uint64(uint32(args[2].I32()))
+			if p+n > uint64(len(mem)) || out+sha256.Size > uint64(len(mem)) {
+				return nil, wasmtime.NewTrap(fmt.Sprintf("the module broke the ABI: sha256: [%#x, +%d) or out %#x is outside its memory", p, n, out))
+			}
+			sum := sha256.Sum256(mem[p : p+n])
+			copy(mem[out:], sum[:])
+			return []wasmtime.Val{wasmtime.ValI32(int32(abi.OK))}, nil
 		}); err != nil {
 		return err
 	}

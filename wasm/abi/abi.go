@@ -18,12 +18,12 @@ package abi
 // version differs from the one it was written for. It changes whenever an
 // export, an import, an errno or a layout below changes meaning; the import
 // module name carries the same number ([HostModule]).
-const Version = 2
+const Version = 3
 
 // HostModule is the import module every filesystem import lives in. The
 // suffix is the ABI version, so a host for another version fails at link
 // time instead of misbehaving.
-const HostModule = "skilldex_host_v2"
+const HostModule = "skilldex_host_v3"
 
 // WASIModule is the only other import module: the subset of WASI preview 1
 // that the Go runtime needs (see ABI.md#wasi).
@@ -55,6 +55,11 @@ const (
 	// frontmatter module (ABI.md#parse_frontmatter):
 	// (path_ptr, path_len, text_ptr, text_len, buf_ptr, buf_cap, out_len_ptr) -> errno
 	ImportParseFrontmatter = "parse_frontmatter"
+
+	// ImportSHA256 hashes a byte range for S54's digest with the host's
+	// SHA-256 (ABI.md#sha256); a host may decline, and the module then
+	// hashes it itself: (data_ptr, data_len, out_ptr) -> errno
+	ImportSHA256 = "sha256"
 )
 
 // The frontmatter module (ABI.md#the-frontmatter-module): the complete

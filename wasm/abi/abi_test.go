@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite wasm/testdata/abi.golden")
 const root = "../.."
 
 var (
-	imports = []string{abi.ImportReadDir, abi.ImportStat, abi.ImportLstat, abi.ImportReadFile, abi.ImportRealpath, abi.ImportParseFrontmatter, abi.ImportReadFileWithin}
+	imports = []string{abi.ImportReadDir, abi.ImportStat, abi.ImportLstat, abi.ImportReadFile, abi.ImportRealpath, abi.ImportParseFrontmatter, abi.ImportReadFileWithin, abi.ImportSHA256}
 	exports = []string{abi.ExportVersion, abi.ExportAlloc, abi.ExportCall}
 )
 
@@ -45,7 +45,7 @@ func directives(src, kind string) [][]string {
 // The //go:wasmimport directives of the guest use exactly the ABI's names.
 func TestABI_importDirectives(t *testing.T) {
 	var got []string
-	for _, d := range directives(read(t, "fsadapter/hostfs/hostfs.go")+read(t, "wasm/frontmatter_host.go"), "wasmimport") {
+	for _, d := range directives(read(t, "fsadapter/hostfs/hostfs.go")+read(t, "wasm/frontmatter_host.go")+read(t, "wasm/digest_host.go"), "wasmimport") {
 		if len(d) != 2 || d[0] != abi.HostModule {
 			t.Errorf("wasmimport %v: want module %s", d, abi.HostModule)
 			continue

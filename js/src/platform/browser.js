@@ -27,3 +27,10 @@ export const defaultCwd = () => undefined;
 
 /** @returns {undefined} */
 export const defaultHome = () => undefined;
+
+/**
+ * No synchronous SHA-256 here (crypto.subtle's is a promise): the module
+ * hashes S54's digest itself (wasm/ABI.md#sha256).
+ * @type {null | ((data: Uint8Array) => Uint8Array | null)}
+ */
+export const sha256Sync = null;

@@ -36,3 +36,27 @@ export const defaultCwd = () => Deno.cwd();
 
 /** The user's home directory (Deno asks for --allow-sys=homedir). */
 export const defaultHome = () => os.homedir();
+
+/** @type {((data: Uint8Array) => Uint8Array) | null} */
+let hash = null;
+/** @type {Promise<void> | null} */
+let loading = null;
+
+/**
+ * SHA-256 for S54's digest (wasm/ABI.md#sha256), node:crypto's, once it is
+ * loaded: loading it takes Deno 3-8 ms, which a one-shot discover() of a
+ * few skills should not pay. The first call starts loading it and answers
+ * null: the module hashes that reply itself.
+ * @param {Uint8Array} data
+ * @returns {Uint8Array | null}
+ */
+export const sha256Sync = (data) => {
+  if (hash) return hash(data);
+  loading ??= import('node:crypto').then(
+    (c) => {
+      hash = (d) => c.createHash('sha256').update(d).digest();
+    },
+    () => {},
+  );
+  return null;
+};
