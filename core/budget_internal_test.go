@@ -49,3 +49,16 @@ func FuzzJSONStringSize(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRuneCount: runeCount is utf8.RuneCountInString (S45's description
+// bound counts characters with it).
+func FuzzRuneCount(f *testing.F) {
+	for _, s := range []string{"", "abc", "é€😀x", "\xff\xfe", "\xc2\x80\x01", strings.Repeat("\x01é", 20), "12345678é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
+			t.Fatalf("runeCount(%q) = %d, want %d", s, got, want)
+		}
+	})
+}

@@ -80,13 +80,40 @@ func readSkillHead(fsys FS, file string, buf *[]byte) (skillHead, error) {
 	}
 }
 
+// lastLineBreak is bytes.LastIndexAny(b, "\n\r"). The last line is
+// usually short, so it looks back a little first; past that it goes
+// forward with IndexByte (a word at a time, in wasm too): a 64 KB line of
+// control characters (issue 16) made the backward byte loop a cost.
+func lastLineBreak(b []byte) int {
+	const near = 256
+	for i := len(b) - 1; i >= 0 && i >= len(b)-near; i-- {
+		if b[i] == '\n' || b[i] == '\r' {
+			return i
+		}
+	}
+	if len(b) <= near {
+		return -1
+	}
+	head, last := b[:len(b)-near], -1
+	for _, c := range [...]byte{'\n', '\r'} {
+		for i := last + 1; i < len(head); {
+			j := bytes.IndexByte(head[i:], c)
+			if j < 0 {
+				break
+			}
+			last, i = i+j, i+j+1
+		}
+	}
+	return last
+}
+
 // frontmatterWithin reports whether prefix, an incomplete start of a file,
 // already settles the frontmatter under the S5 rules: either the first
 // non-blank line is not "---" (there is none), or a later line is "---"
 // (it is closed). It returns prefix cut after its last complete line, which
 // parses to the same frontmatter as the whole file.
 func frontmatterWithin(prefix []byte) ([]byte, bool) {
-	end := bytes.LastIndexAny(prefix, "\n\r")
+	end := lastLineBreak(prefix)
 	if end < 0 {
 		// Not one complete line yet. The first line can still settle it:
 		// once it can no longer become "---" there is no frontmatter.

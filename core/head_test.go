@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -68,4 +69,18 @@ func TestSkillFrontmatter_noAlias(t *testing.T) {
 	if after := valueJSON(fm); after != before {
 		t.Fatalf("frontmatter changed with the buffer: %s, was %s", after, before)
 	}
+}
+
+// FuzzLastLineBreak: lastLineBreak is bytes.LastIndexAny(b, "\n\r"), on
+// short texts and on texts whose last line is longer than its look-back.
+func FuzzLastLineBreak(f *testing.F) {
+	for _, s := range []string{"", "a\nb", "\r", "x\r\ny", "---\n" + strings.Repeat("\x01", 300), strings.Repeat("a\n", 200) + strings.Repeat("b", 300)} {
+		f.Add([]byte(s), uint16(0))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, pad uint16) {
+		b = append(b, bytes.Repeat([]byte{'x'}, int(pad%600))...)
+		if got, want := lastLineBreak(b), bytes.LastIndexAny(b, "\n\r"); got != want {
+			t.Fatalf("lastLineBreak(%q) = %d, want %d", b, got, want)
+		}
+	})
 }

@@ -10,8 +10,9 @@
 // N times (default 5), the bins interleaved run by run so that a loaded
 // machine weighs on each alike: compare an old build against a new one by
 // passing both (copy the old js/ directory aside first). Prints, per bin,
-// each run's wall time and peak RSS (from /usr/bin/time when present), the
-// median, the reply's size, and the load average before and after.
+// each run's wall time, CPU time (user + sys) and peak RSS (those two from
+// /usr/bin/time when present), the medians, the reply's size, and the load
+// average before and after. Under load, CPU time is the steadier figure.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,12 +49,12 @@ if (!fs.existsSync(path.join(proj, '.claude/skills/s719/SKILL.md'))) {
 }
 
 const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : '';
-const results = bins.map(() => ({ ms: [], rssKB: [], bytes: 0 }));
+const results = bins.map(() => ({ ms: [], cpu: [], rssKB: [], bytes: 0 }));
 console.log(`tree: ${root} (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
 for (let r = 0; r < runs; r++) {
   for (const [b, bin] of bins.entries()) {
     const cmd = [process.execPath, bin, 'list', '--json', '--cwd', proj, '--home', home];
-    const argv = timeBin ? [timeBin, '-f', 'RSSKB=%M', ...cmd] : cmd;
+    const argv = timeBin ? [timeBin, '-f', 'RSSKB=%M CPU=%U+%S', ...cmd] : cmd;
     const start = process.hrtime.bigint();
     const p = spawnSync(argv[0], argv.slice(1), { maxBuffer: 256 << 20, env: { ...process.env, NO_COLOR: '1' } });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -61,16 +62,18 @@ for (let r = 0; r < runs; r++) {
     if (p.status !== 0) throw new Error(`${bin}: exit ${p.status}: ${stderr.slice(0, 2000)}`);
     const reply = JSON.parse(p.stdout.toString());
     if (!reply.skills.some((s) => s.name === 'mine')) throw new Error(`${bin}: the user's skill is not listed`);
-    const rss = /RSSKB=(\d+)/.exec(stderr);
+    const rss = /RSSKB=(\d+) CPU=([\d.]+)\+([\d.]+)/.exec(stderr);
     results[b].ms.push(ms);
     if (rss) results[b].rssKB.push(Number(rss[1]));
+    if (rss) results[b].cpu.push(Number(rss[2]) + Number(rss[3]));
     results[b].bytes = p.stdout.length;
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [b, bin] of bins.entries()) {
-  const { ms, rssKB, bytes } = results[b];
+  const { ms, cpu, rssKB, bytes } = results[b];
   console.log(`${bin}\n  wall ms: ${ms.map((x) => x.toFixed(0)).join(' ')}  median ${median(ms).toFixed(0)}` +
+    (cpu.length ? `\n  CPU s (user+sys): ${cpu.map((x) => x.toFixed(2)).join(' ')}  median ${median(cpu).toFixed(2)}` : '') +
     (rssKB.length ? `\n  max RSS MB: ${rssKB.map((x) => (x / 1024).toFixed(0)).join(' ')}` : '') +
     `\n  reply: ${bytes} bytes`);
 }

@@ -516,9 +516,9 @@ async function main(argv) {
     const engine = createSkilldex();
     const raw = [];
     for (const req of reqs) raw.push(await engine.call(req));
-    const replies = raw.map((r) => JSON.parse(r));
 
     if (command === 'validate') {
+      const replies = raw.map((r) => JSON.parse(r));
       if (json) {
         out(1, '[' + raw.join(',') + ']\n');
         return replies.some((r) => isError(r) || hasErrors(r)) ? 1 : 0;
@@ -530,11 +530,15 @@ async function main(argv) {
     }
 
     const [reply] = raw;
-    const parsed = replies[0];
     if (json) {
       out(1, reply + '\n');
-      return isError(parsed) ? 1 : 0;
+      // The engine's reply is compact JSON, its keys in a fixed order: an
+      // error is the object whose first key is "error". Not parsing a
+      // discover reply only to learn that saves 0.1 s on a 10 MB one
+      // (issue 16's 720-folder tree).
+      return reply.startsWith('{"error":') ? 1 : 0;
     }
+    const parsed = JSON.parse(reply);
     if (isError(parsed)) {
       out(2, `skilldex: ${safeText(parsed.error.message)}\n`);
       return 1;
