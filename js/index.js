@@ -9,7 +9,7 @@ import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
 // The runtime's own file, chosen by package.json "imports" conditions
 // (node, deno, bun, browser, default): each runtime loads only its code.
-import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultCwd, defaultHome, sha256Sync } from '#platform';
+import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync } from '#platform';
 import { WorkerEngine } from './src/worker.js';
 import { startWatch, DEFAULT_MAX_WATCHERS } from './src/watch.js';
 import { recordingFS, DiscoveryTracker, watchedDiscover } from './src/deps.js';
@@ -103,7 +103,7 @@ export function createSkilldex(opts = {}) {
       if (!fs) {
         const nfs = defaultFS();
         if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'no default filesystem in this runtime: pass opts.fs');
-        if (!opts.worker) fs = nodeFSImpl(/** @type {any} */ (nfs), {}, nfs);
+        if (!opts.worker) fs = defaultFileSystem();
       }
       const engine = opts.worker
         ? new WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })

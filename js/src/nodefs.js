@@ -120,7 +120,8 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
     if (procFD) {
       let name = null;
       try {
-        name = /** @type {Buffer} */ (fs.readlinkSync('/proc/self/fd/' + fd, { encoding: 'buffer' }));
+        const link = /** @type {Uint8Array} */ (fs.readlinkSync('/proc/self/fd/' + fd, { encoding: 'buffer' }));
+        name = B.from(link.buffer, link.byteOffset, link.byteLength); // a Buffer (Deno's node:fs gives a Uint8Array)
       } catch {
         procFD = false;
       }

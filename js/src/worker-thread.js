@@ -15,8 +15,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
 import { Engine, SkilldexError, compileOnce } from './engine.js';
-import { createNodeFS } from './nodefs.js';
-import { loadWasm, wasmURL, frontmatterWasmURL, sha256Sync } from '#platform';
+import { loadWasm, wasmURL, frontmatterWasmURL, sha256Sync, defaultFileSystem } from '#platform';
 import { recordingFS, DiscoveryTracker, watchedDiscover } from './deps.js';
 import { cutReply } from './reply.js';
 
@@ -59,7 +58,7 @@ function syncLoader(w) {
   return () => (m ??= new WebAssembly.Module(/** @type {BufferSource} */ (w === undefined ? nodefs.readFileSync(frontmatterWasmURL) : w)));
 }
 
-const baseFS = createNodeFS(nodefs, {}, nodefs);
+const baseFS = /** @type {import('../index.js').FileSystem} */ (defaultFileSystem());
 /** @type {ReturnType<typeof recordingFS> | null} */
 let recorder = null;
 

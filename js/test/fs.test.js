@@ -142,6 +142,48 @@ test('createNodeFS: readFileWithin trusts the kernel\'s name of a descriptor onl
   assert.equal(wrappedCount.lstats, 1);
 });
 
+test('createDenoFS, Deno\'s default: every answer as createNodeFS\'s (S2, S44)', { skip: !globalThis.Deno && 'Deno only' }, async () => {
+  const { createDenoFS } = await import('../src/denofs.js');
+  const { spawnSync } = await import('node:child_process');
+  const dir = path.join(tmp, 'deno');
+  fs.mkdirSync(path.join(dir, 'skill/sub'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'skill/SKILL.md'), '---\ndescription: d\n---\n' + 'x'.repeat(5000));
+  fs.writeFileSync(path.join(dir, 'outside.txt'), 'OUTSIDE');
+  fs.symlinkSync('../outside.txt', path.join(dir, 'skill/out.md'));
+  fs.symlinkSync('SKILL.md', path.join(dir, 'skill/in.md'));
+  fs.symlinkSync('missing', path.join(dir, 'skill/dangling'));
+  const odd = Buffer.concat([Buffer.from(path.join(dir, 'skill') + '/'), Buffer.from([0x78, 0xff, 0x79])]);
+  fs.writeFileSync(odd, 'odd name');
+  const fifo = spawnSync('mkfifo', [path.join(dir, 'skill/fifo')]).status === 0;
+  const d = /** @type {any} */ (createDenoFS(globalThis.Deno, fs));
+  const n = /** @type {any} */ (createNodeFS(fs));
+  const outcome = (/** @type {() => any} */ f) => {
+    try {
+      const r = f();
+      return r instanceof Uint8Array ? Buffer.from(r).toString('latin1') : r;
+    } catch (e) {
+      return 'error ' + /** @type {any} */ (e).code;
+    }
+  };
+  const names = ['', '/SKILL.md', '/out.md', '/in.md', '/dangling', '/sub', '/missing', '/SKILL.md/x', ...(fifo ? ['/fifo'] : [])];
+  const within = Buffer.from(path.join(dir, 'skill'));
+  for (const name of names) {
+    const p = Buffer.from(path.join(dir, 'skill') + name);
+    for (const op of ['stat', 'lstat', 'realpath']) assert.deepEqual(outcome(() => d[op](p)), outcome(() => n[op](p)), `${op} ${name}`);
+    if (name !== '/fifo') assert.deepEqual(outcome(() => d.readFile(p)), outcome(() => n.readFile(p)), `readFile ${name}`);
+    for (const cap of [0, 16, 8192]) {
+      const read = (/** @type {any} */ fsys) => {
+        const buf = new Uint8Array(cap);
+        return outcome(() => [fsys.readFileWithin(within, p, buf), Buffer.from(buf).toString('latin1')]);
+      };
+      assert.deepEqual(read(d), read(n), `readFileWithin ${name} into ${cap}`);
+    }
+  }
+  const listing = (/** @type {any} */ fsys) => fsys.readDir(within).map((/** @type {any} */ e) => Buffer.from(typeof e.name === 'string' ? Buffer.from(e.name) : e.name).toString('hex') + ' ' + e.type).sort();
+  assert.deepEqual(listing(d), listing(n));
+  assert.equal(outcome(() => d.readDir(Buffer.from(path.join(dir, 'outside.txt')))), 'error ENOTDIR');
+});
+
 test('createNodeFS: a skill behind a name that is not UTF-8 is still read (bytes paths)', { skip: !!globalThis.Bun && 'Bun lists names as strings (see nodefs.js)' }, async () => {
   const root = path.join(tmp, 'bytes');
   const skills = path.join(root, 'h/.claude/skills');

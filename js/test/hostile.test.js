@@ -133,3 +133,49 @@ test('resolve during a link-swapping race never returns outside bytes (S44)', as
   await exited;
   console.log(`# race: ${calls} resolves, ${served} served`);
 });
+
+// The same race on discovery (issue 13): a plain SKILL.md is read against
+// its exact realpath without an lstat first (core/scan.go), so a SKILL.md
+// swapped for a link to an outside file must never load the outside text.
+test('discover during a SKILL.md link-swapping race never loads outside bytes (S44)', async () => {
+  const { createSkilldex } = await import('../index.js');
+  const dir = path.join(root, 'race-discover');
+  const skill = path.join(dir, 'home/.claude/skills/x');
+  fs.mkdirSync(skill, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'inside.md'), '---\ndescription: inside\n---\n');
+  fs.writeFileSync(path.join(dir, 'outside.md'), '---\ndescription: OUTSIDE\n---\n');
+  fs.copyFileSync(path.join(dir, 'inside.md'), path.join(skill, 'SKILL.md'));
+  const seconds = Number(process.env.SKILLDEX_RACE_SECONDS || 2);
+  const racer = `
+    import fs from 'node:fs'; const end = Date.now() + ${seconds * 1000};
+    const md = ${JSON.stringify(path.join(skill, 'SKILL.md'))}, tmp = md + '.tmp';
+    for (let i = 0; Date.now() < end; i++) {
+      try { fs.rmSync(tmp, { force: true });
+        if (i % 2) fs.symlinkSync(${JSON.stringify(path.join(dir, 'outside.md'))}, tmp); else fs.copyFileSync(${JSON.stringify(path.join(dir, 'inside.md'))}, tmp);
+        fs.renameSync(tmp, md); } catch {}
+    }`;
+  const sx = createSkilldex();
+  const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
+  await sx.discover(ctx);
+  const { spawn } = await import('node:child_process');
+  const [exe, ...args] = globalThis.Deno ? [globalThis.Deno.execPath(), 'eval', racer] : [process.execPath, '--input-type=module', '-e', racer];
+  const child = spawn(exe, args, { stdio: 'ignore' });
+  const exited = new Promise((resolve) => {
+    child.on('exit', resolve);
+    child.on('error', resolve);
+  });
+  const end = Date.now() + seconds * 1000;
+  let calls = 0, loaded = 0;
+  try {
+    while (Date.now() < end) {
+      calls++;
+      const r = await sx.discover(ctx);
+      loaded += r.skills.length;
+      for (const s of r.skills) assert.notEqual(s.description, 'OUTSIDE', `call ${calls} loaded the outside file`);
+    }
+  } finally {
+    child.kill();
+  }
+  await exited;
+  console.log(`# discover race: ${calls} calls, ${loaded} loads`);
+});

@@ -22,6 +22,9 @@ export const loadWasmSync = null;
 /** @returns {undefined} no default filesystem here */
 export const defaultFS = () => undefined;
 
+/** @returns {undefined} no default filesystem here */
+export const defaultFileSystem = () => undefined;
+
 /** @returns {undefined} */
 export const defaultCwd = () => undefined;
 

@@ -9,6 +9,7 @@
 
 import fs from 'node:fs';
 import os from 'node:os';
+import { createDenoFS } from '../denofs.js';
 
 /** @type {any} */
 const Deno = /** @type {any} */ (globalThis).Deno;
@@ -28,8 +29,14 @@ export const loadWasm = (url = wasmURL) => Deno.readFile(url);
  */
 export const loadWasmSync = (url) => Deno.readFileSync(url);
 
-/** Deno's node:fs, the default filesystem. */
+/** Deno's node:fs, the default filesystem (what watch mode watches with). */
 export const defaultFS = () => fs;
+
+/**
+ * The default filesystem as the engine reads it: Deno's own calls, and its
+ * node:fs for descriptors (denofs.js).
+ */
+export const defaultFileSystem = () => createDenoFS(Deno, fs);
 
 /** The process's working directory (Deno asks for read access to it). */
 export const defaultCwd = () => Deno.cwd();

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
+import { createNodeFS } from '../nodefs.js';
 import process from 'node:process';
 
 export const wasmURL = new URL('../../skilldex.wasm', import.meta.url);
@@ -26,6 +27,9 @@ export const loadWasmSync = (url) => fs.readFileSync(url);
 
 /** The runtime's node:fs, the default filesystem. */
 export const defaultFS = () => fs;
+
+/** The default filesystem as the engine reads it: node:fs, its descriptors the kernel's. */
+export const defaultFileSystem = () => createNodeFS(fs, {}, fs);
 
 /** The process's working directory. */
 export const defaultCwd = () => process.cwd();

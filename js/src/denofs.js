@@ -1,0 +1,173 @@
+// @ts-check
+// The default filesystem under Deno (issue 13): Deno's own synchronous
+// calls where they are cheaper than its node:fs, whose Stats objects
+// (nodeFsStatToFileInfo, defineStatExtraProps, ...) were a fifth of a warm
+// discovery: a node:fs fstatSync took 17-21 us there, Deno.statSync 3-5.
+//
+// Paths travel as bytes (bytePaths), as in nodefs.js. A path or name that
+// is not UTF-8 cannot be spelt in Deno's string APIs: such calls go to the
+// node:fs filesystem (nodefs.js), which passes the bytes through.
+//
+// readFileWithin (SPEC S44, wasm/ABI.md#read_file_within) opens with
+// node:fs, whose descriptors are the kernel's under Deno 2, and asks the
+// kernel about the file opened: Deno.statSync of /proc/self/fd/N is its
+// type and size (stat follows that link to the open file itself), and
+// Deno.readLinkSync of it its realpath, which must lie inside within. Where
+// /proc cannot be read (another system, or --allow-read without it) the
+// node:fs filesystem's check is used.
+
+import { createNodeFS } from './nodefs.js';
+
+/**
+ * @param {any} e
+ * @param {string} code
+ */
+const withCode = (e, code) => Object.assign(e instanceof Error ? e : new Error(String(e)), { code });
+
+/**
+ * @param {{isFile: boolean, isDirectory: boolean, isSymlink: boolean}} s
+ * @returns {'file' | 'dir' | 'symlink' | 'other'}
+ */
+const kind = (s) => (s.isFile ? 'file' : s.isDirectory ? 'dir' : s.isSymlink ? 'symlink' : 'other');
+
+const LOSSY = '\uFFFD';
+
+/**
+ * A FileSystem over Deno's synchronous calls.
+ * @param {any} Deno the Deno namespace
+ * @param {typeof import('node:fs')} nodefs Deno's node:fs
+ * @returns {import('../index.js').FileSystem}
+ */
+export function createDenoFS(Deno, nodefs) {
+  const viaNode = createNodeFS(nodefs, {}, nodefs);
+  const nodeOps = /** @type {any} */ (viaNode);
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const encoder = new TextEncoder();
+  const openFlags = nodefs.constants.O_RDONLY | (nodefs.constants.O_NONBLOCK ?? 0);
+  const probe = new Uint8Array(8);
+  let procFD = true; // /proc/self/fd can be read; false once it cannot
+
+  /**
+   * The path as a string, or null when its bytes are not UTF-8.
+   * @param {Uint8Array} p
+   */
+  const text = (p) => {
+    try {
+      return strict.decode(p);
+    } catch {
+      return null;
+    }
+  };
+
+  /**
+   * Whether the path real (text) lies inside within (bytes).
+   * @param {string} real @param {Uint8Array} within
+   */
+  const inside = (real, within) => {
+    const r = encoder.encode(real);
+    if (within.length === 1 && within[0] === 0x2f) return r.length > 0 && r[0] === 0x2f;
+    if (r.length < within.length || (r.length > within.length && r[within.length] !== 0x2f)) return false;
+    for (let i = 0; i < within.length; i++) if (r[i] !== within[i]) return false;
+    return true;
+  };
+
+  /**
+   * Read the open file fd (of size size) into buf; the file's size, more
+   * than buf.length when it goes on (nodefs.js's readInto).
+   * @param {number} fd @param {number} size @param {Uint8Array} buf
+   */
+  const readInto = (fd, size, buf) => {
+    let got = 0;
+    while (got < buf.length) {
+      const n = nodefs.readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+      if (size > 0 && got >= size) break;
+    }
+    if (got < buf.length) return got;
+    if (size > got) return size;
+    try {
+      const n = nodefs.readSync(fd, probe, 0, probe.length, got);
+      return n === 0 ? got : Math.max(size, got + 1);
+    } catch {
+      return got + 1;
+    }
+  };
+
+  return {
+    bytePaths: true,
+
+    readDir(p) {
+      const s = text(p);
+      if (s === null) return nodeOps.readDir(p);
+      const out = [];
+      for (const e of Deno.readDirSync(s)) {
+        if (e.name.includes(LOSSY)) return nodeOps.readDir(p); // a name that is not UTF-8: its bytes
+        out.push({ name: e.name, type: kind(e) });
+      }
+      return out;
+    },
+
+    stat(p) {
+      const s = text(p);
+      if (s === null) return nodeOps.stat(p);
+      try {
+        return kind(Deno.statSync(s));
+      } catch (e) {
+        if (/** @type {any} */ (e)?.code === 'ENOENT') return null; // as nodefs.js: missing is no error
+        throw e;
+      }
+    },
+
+    lstat(p) {
+      const s = text(p);
+      if (s === null) return nodeOps.lstat(p);
+      try {
+        return kind(Deno.lstatSync(s));
+      } catch (e) {
+        if (/** @type {any} */ (e)?.code === 'ENOENT') return null;
+        throw e;
+      }
+    },
+
+    readFile(p) {
+      const s = text(p);
+      return s === null ? nodeOps.readFile(p) : Deno.readFileSync(s);
+    },
+
+    readFileInto(p, buf) {
+      return nodeOps.readFileInto(p, buf);
+    },
+
+    readFileWithin(within, p, buf) {
+      const s = text(p);
+      if (s === null || !procFD) return nodeOps.readFileWithin(within, p, buf);
+      const fd = nodefs.openSync(s, openFlags);
+      try {
+        const proc = '/proc/self/fd/' + fd;
+        let st, name;
+        try {
+          st = Deno.statSync(proc);
+          name = Deno.readLinkSync(proc);
+        } catch {
+          procFD = false;
+        }
+        if (!st || typeof name !== 'string' || name.includes(LOSSY)) return nodeOps.readFileWithin(within, p, buf);
+        if (st.isDirectory) throw withCode(new Error('EISDIR: illegal operation on a directory'), 'EISDIR');
+        if (!st.isFile) throw withCode(new Error('EINVAL: not a regular file'), 'EINVAL');
+        const w = typeof within === 'string' ? encoder.encode(within) : within;
+        if (!inside(name, w)) throw withCode(new Error('EXDEV: the file opened lies outside ' + text(w)), 'EXDEV');
+        return readInto(fd, st.size, buf);
+      } finally {
+        nodefs.closeSync(fd);
+      }
+    },
+
+    realpath(p) {
+      const s = text(p);
+      if (s === null) return nodeOps.realpath(p);
+      const r = Deno.realPathSync(s);
+      return r.includes(LOSSY) ? nodeOps.realpath(p) : r;
+    },
+  };
+}
