@@ -69,7 +69,9 @@ test-wasmtime:
 # built with the skilldex_splityaml tag, which keeps yaml.v3 and
 # adrg/frontmatter out of it; the frontmatter module (wasm/frontmatter)
 # holds the complete frontmatter path, loaded only when the engine's scanner
-# declines a file or validate runs.
+# declines a file or validate runs. The engine module ships as a snapshot
+# of itself after _initialize (internal/wasmsnap, ABI.md#the-module): Go's
+# initialisation ran at build time, and each instance only draws its hash key.
 WASM_FLAGS = -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-s -w -buildid="
 WASM_TAGS = -tags skilldex_splityaml
 
@@ -88,7 +90,8 @@ embed-check: wasm
 
 wasm:
 	@mkdir -p build
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) $(WASM_FLAGS) -o build/skilldex.wasm ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) $(WASM_FLAGS) -o build/skilldex.raw.wasm ./wasm
+	$(GO) run ./internal/wasmsnap/cmd/wasmsnap -in build/skilldex.raw.wasm -out build/skilldex.wasm
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/skilldex-frontmatter.wasm ./wasm/frontmatter
 	@cp build/skilldex.wasm build/skilldex-frontmatter.wasm js/
 	@cp LICENSE js/LICENSE

@@ -96,12 +96,17 @@ const (
 	EPERM        = "EPERM"
 )
 
-// knownCodes are the codes that cross every host boundary (wasm/ABI.md's
+// knownCode reports the codes that cross every host boundary (wasm/ABI.md's
 // errno table). [ErrorCode] reports any other code as EIO, so an adapter's
 // unusual code (EBUSY, say) gives the same bytes natively and in wasm (S42).
-var knownCodes = map[string]bool{
-	ENOENT: true, ENOTDIR: true, EISDIR: true, EACCES: true, ELOOP: true,
-	EIO: true, EINVAL: true, EFBIG: true, ENAMETOOLONG: true, EPERM: true, EXDEV: true,
+// A switch, not a package-level map: the engine module is a build-time
+// snapshot, which must hold no map built at init (wasm/ABI.md#the-module).
+func knownCode(code string) bool {
+	switch code {
+	case ENOENT, ENOTDIR, EISDIR, EACCES, ELOOP, EIO, EINVAL, EFBIG, ENAMETOOLONG, EPERM, EXDEV:
+		return true
+	}
+	return false
 }
 
 // PathError is the error an [FS] returns: the operation, the path, and a
@@ -124,7 +129,7 @@ func ErrorCode(err error) string {
 		return ""
 	}
 	var pe *PathError
-	if errors.As(err, &pe) && knownCodes[pe.Code] {
+	if errors.As(err, &pe) && knownCode(pe.Code) {
 		return pe.Code
 	}
 	return EIO

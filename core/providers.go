@@ -22,19 +22,31 @@ type providerItem struct {
 	warning string
 }
 
-var builtinNames = map[string]string{
-	"native":         "xcsh",
-	"claude":         "Claude Code",
-	"claude-plugins": "Claude Code plugins",
-	"agents":         "Agents",
-	"codex":          "Codex",
-	"custom":         "Custom",
+// builtinName is the display name of a built-in provider id. A switch,
+// not a package-level map: the engine module is a build-time snapshot,
+// which must hold no map built at init (wasm/ABI.md#the-module).
+func builtinName(id string) (string, bool) {
+	switch id {
+	case "native":
+		return "xcsh", true
+	case "claude":
+		return "Claude Code", true
+	case "claude-plugins":
+		return "Claude Code plugins", true
+	case "agents":
+		return "Agents", true
+	case "codex":
+		return "Codex", true
+	case "custom":
+		return "Custom", true
+	}
+	return "", false
 }
 
 // providerDisplayName names a provider id for ScanDir: the table's display
 // name for a built-in id, else the id itself.
 func providerDisplayName(id string) string {
-	if n, ok := builtinNames[id]; ok {
+	if n, ok := builtinName(id); ok {
 		return n
 	}
 	return id

@@ -23,6 +23,7 @@ package main
 
 import (
 	"runtime"
+	"unicode"
 	"unsafe"
 
 	"github.com/skilldex/skilldex/core"
@@ -105,6 +106,36 @@ func alloc(size uint32) unsafe.Pointer {
 	return unsafe.Pointer(unsafe.SliceData(request))
 }
 
+// rehashed is set once the maps package initialisers built have been
+// rebuilt under this instance's hash key (rehashInitMaps). It is false in
+// the build-time snapshot, so every instance does it at its first call.
+var rehashed bool
+
+// rehashInitMaps rebuilds the maps that package initialisers built. The
+// module's initialised memory is a build-time snapshot (ABI.md#the-module),
+// and each instance's _initialize draws a fresh hash key for the Go runtime,
+// so that no two instances hash alike and no one can compute colliding
+// keys from the published module; a map built before that, under the
+// snapshot's key, would no longer find its keys. The engine builds no map
+// at init (wire's op table is a list for that reason); the standard library
+// builds two, unicode's FoldCategory and FoldScript, which the engine does
+// not read; they are rebuilt anyway, so that whatever comes to read them
+// finds them whole. Iterating a map does not hash, so the copy holds every
+// entry.
+func rehashInitMaps() {
+	unicode.FoldCategory = rehash(unicode.FoldCategory)
+	unicode.FoldScript = rehash(unicode.FoldScript)
+	rehashed = true
+}
+
+func rehash[K comparable, V any](m map[K]V) map[K]V {
+	out := make(map[K]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
 // call is skilldex_call (ABI.md#skilldex_call): it runs the JSON request of
 // n bytes at req and returns the JSON reply, packed as ptr<<32 | len. The
 // reply lives in the module's response buffer until the next call of any
@@ -121,6 +152,9 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	}
 	busy = true
 	defer func() { busy = false }()
+	if !rehashed {
+		rehashInitMaps()
+	}
 	if cap(response) > keepReply {
 		response = nil
 	}

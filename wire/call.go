@@ -53,7 +53,7 @@ func AppendCall(b []byte, fsys core.FS, request []byte) (out []byte) {
 	if err := decodeRequest(request, &req); err != nil {
 		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: " + err.Error()})
 	}
-	op, ok := operations[req.Op]
+	op, ok := lookupOperation(req.Op)
 	if !ok {
 		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: unknown op " + strconv.Quote(req.Op)})
 	}

@@ -5,6 +5,22 @@ import "github.com/skilldex/skilldex/core"
 // An operation is one value of Request.Op: the request fields it reads
 // besides "op" (the schema js/index.d.ts must agree with, checked by
 // schema_test.go) and how it runs.
+// namedOperation is an operation and its Request.Op.
+type namedOperation struct {
+	name string
+	operation
+}
+
+// lookupOperation returns the operation of Request.Op name.
+func lookupOperation(name string) (operation, bool) {
+	for _, o := range operations {
+		if o.name == name {
+			return o.operation, true
+		}
+	}
+	return operation{}, false
+}
+
 type operation struct {
 	fields []string
 	// run runs a decoded request and appends the reply to b.
@@ -15,50 +31,53 @@ type operation struct {
 // on discovered skills reads.
 var loadContext = []string{"cwd", "home", "options"}
 
-// operations maps Request.Op to its operation. A new operation is an
-// engine function in core, an entry here with its serialiser in encode.go,
-// its request in js/index.d.ts and js/index.js, and a corpus case
-// (ARCHITECTURE.md).
-var operations = map[string]operation{
-	"discover": onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.Result, error) {
+// operations lists each Request.Op with its operation. A new operation is
+// an engine function in core, an entry here with its serialiser in
+// encode.go, its request in js/index.d.ts and js/index.js, and a corpus
+// case (ARCHITECTURE.md). A list, not a map: a map built by a package
+// initialiser would be stale in the wasm module, whose initialised memory
+// is a build-time snapshot and whose hash key is drawn afresh by each
+// instance (wasm/ABI.md#the-module).
+var operations = []namedOperation{
+	{"discover", onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.Result, error) {
 		return res, nil
-	}, appendResult), // S1-S27
-	"scanDir": {[]string{"dir", "source"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+	}, appendResult)}, // S1-S27
+	{"scanDir", operation{[]string{"dir", "source"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
 		return reply(b, appendScanResult)(core.ScanDir(fsys, req.Dir, req.Source))
-	}}, // S28
-	"resolve": onSkills([]string{"url"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Resource, error) {
+	}}}, // S28
+	{"resolve", onSkills([]string{"url"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Resource, error) {
 		return core.Resolve(fsys, req.URL, res.Skills)
-	}, appendResource), // S29-S32
-	"listFiles": onSkills([]string{"name"}, func(fsys core.FS, req *Request, res *core.Result) (*core.FileList, error) {
+	}, appendResource)}, // S29-S32
+	{"listFiles", onSkills([]string{"name"}, func(fsys core.FS, req *Request, res *core.Result) (*core.FileList, error) {
 		return core.ListFiles(fsys, req.Name, res.Skills)
-	}, appendFileList), // S33
-	"renderPrompt": onSkills([]string{"readTool", "format", "maxChars"}, func(_ core.FS, req *Request, res *core.Result) (*core.Prompt, error) {
+	}, appendFileList)}, // S33
+	{"renderPrompt", onSkills([]string{"readTool", "format", "maxChars"}, func(_ core.FS, req *Request, res *core.Result) (*core.Prompt, error) {
 		opts, _ := req.options() // discover has decoded them; S53 drops by their provider order
 		return core.RenderPrompt(res.Skills, core.PromptOptions{ReadTool: orTrue(req.ReadTool), Format: req.Format,
 			MaxChars: req.MaxChars, SourceOrder: core.SourceOrder(opts)})
-	}, appendPrompt), // S34
-	"expandCommand": onSkills([]string{"text", "enableSkillCommands"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Expansion, error) {
+	}, appendPrompt)}, // S34
+	{"expandCommand", onSkills([]string{"text", "enableSkillCommands"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Expansion, error) {
 		return core.ExpandCommand(fsys, req.Text, res.Skills, orTrue(req.EnableSkillCommands))
-	}, appendExpansion), // S35, S36
-	"commands": onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.CommandList, error) {
+	}, appendExpansion)}, // S35, S36
+	{"commands", onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.CommandList, error) {
 		return core.Commands(res.Skills), nil
-	}, appendCommandList), // S37
-	"contextFiles": {loadContext, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+	}, appendCommandList)}, // S37
+	{"contextFiles", operation{loadContext, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
 		opts, err := req.options()
 		if err != nil {
 			return nil, err
 		}
 		return reply(b, appendContextResult)(core.ContextFiles(fsys, req.Cwd, req.Home, opts.ConfigDirName))
-	}}, // S38, S39
-	"validate": {[]string{"dir"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+	}}}, // S38, S39
+	{"validate", operation{[]string{"dir"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
 		return reply(b, appendValidation)(core.Validate(fsys, req.Dir))
-	}}, // S40
-	"explain": onSkills([]string{"name"}, func(_ core.FS, req *Request, res *core.Result) (*core.Explanation, error) {
+	}}}, // S40
+	{"explain", onSkills([]string{"name"}, func(_ core.FS, req *Request, res *core.Result) (*core.Explanation, error) {
 		return core.Explain(req.Name, res)
-	}, appendExplanation), // S41
-	"match": onSkills([]string{"paths"}, func(_ core.FS, req *Request, res *core.Result) (*core.MatchResult, error) {
+	}, appendExplanation)}, // S41
+	{"match", onSkills([]string{"paths"}, func(_ core.FS, req *Request, res *core.Result) (*core.MatchResult, error) {
 		return core.Match(res.Skills, req.Cwd, req.Paths), nil
-	}, appendMatchResult), // S55
+	}, appendMatchResult)}, // S55
 }
 
 // onSkills is an operation on the skills the request's load context

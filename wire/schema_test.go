@@ -34,7 +34,8 @@ func jsonKeys(v any) []string {
 // goOps returns each op's request keys, "op" included, sorted.
 func goOps() map[string][]string {
 	out := map[string][]string{}
-	for name, op := range operations {
+	for _, op := range operations {
+		name := op.name
 		keys := append([]string{"op"}, op.fields...)
 		slices.Sort(keys)
 		out[name] = keys
@@ -169,7 +170,8 @@ func TestSchema_indexDTS(t *testing.T) {
 	for _, m := range tsConst.FindAllStringSubmatch(src, -1) {
 		exported[m[1]] = m[1] == m[2]
 	}
-	for op := range operations {
+	for _, o := range operations {
+		op := o.name
 		if !slices.Contains(methods, op) {
 			t.Errorf("index.d.ts: Skilldex has no method %s", op)
 		}
@@ -232,7 +234,8 @@ func TestSchema_abiMD(t *testing.T) {
 	got := map[string][]string{}
 	for _, m := range abiField.FindAllStringSubmatch(src, -1) {
 		users := strings.TrimSpace(m[2])
-		for op, o := range operations {
+		for _, o := range operations {
+			op := o.name
 			var uses bool
 			switch users {
 			case "all":
@@ -253,8 +256,21 @@ func TestSchema_abiMD(t *testing.T) {
 		slices.Sort(got[m[1]])
 	}
 	slices.Sort(listed)
-	if want := slices.Sorted(maps.Keys(operations)); !slices.Equal(listed, want) {
+	if want := slices.Sorted(maps.Keys(operationMap(t))); !slices.Equal(listed, want) {
 		t.Errorf("ABI.md lists the ops %q, wire's op table has %q", listed, want)
 	}
 	compareOps(t, "wasm/ABI.md", got)
+}
+
+// operationMap is the op table as a map, each name once.
+func operationMap(t *testing.T) map[string]operation {
+	t.Helper()
+	m := map[string]operation{}
+	for _, o := range operations {
+		if _, dup := m[o.name]; dup {
+			t.Errorf("the op table lists %q twice", o.name)
+		}
+		m[o.name] = o.operation
+	}
+	return m
 }

@@ -13,6 +13,7 @@ require (
 	github.com/adrg/frontmatter v0.2.0 // indirect
 	github.com/gobwas/glob v1.1.0 // indirect
 	github.com/kr/text v0.2.0 // indirect
+	github.com/tetratelabs/wazero v1.12.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect

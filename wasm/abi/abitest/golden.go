@@ -2,11 +2,14 @@ package abitest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/skilldex/skilldex/internal/wasmsnap"
 )
 
 // GoldenPath is the golden file of the engine module, relative to the
@@ -25,9 +28,21 @@ var EngineTags = []string{"-tags", "skilldex_splityaml"}
 var BuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid="}
 
 // Build compiles the engine module from the repository at root into out
-// with the go command found on PATH, exactly as `make build` does.
+// with the go command found on PATH and snapshots its initialisation
+// (internal/wasmsnap), exactly as `make build` does.
 func Build(root, out string) error {
-	return build(root, out, "./wasm", EngineTags...)
+	if err := build(root, out, "./wasm", EngineTags...); err != nil {
+		return err
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	snap, err := wasmsnap.Reactor(context.Background(), raw)
+	if err != nil {
+		return fmt.Errorf("snapshot of %s: %v", out, err)
+	}
+	return os.WriteFile(out, snap, 0o644)
 }
 
 // BuildFrontmatter compiles the frontmatter module, as `make build` does.

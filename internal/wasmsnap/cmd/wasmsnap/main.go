@@ -1,0 +1,36 @@
+// Command wasmsnap writes the snapshot of a WASI reactor module (package
+// wasmsnap): its _initialize run once at build time, the state it leaves
+// shipped as the module's data.
+//
+//	go run ./internal/wasmsnap/cmd/wasmsnap -in build/skilldex.raw.wasm -out build/skilldex.wasm
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/skilldex/skilldex/internal/wasmsnap"
+)
+
+func main() {
+	in := flag.String("in", "", "the module to snapshot")
+	out := flag.String("out", "", "where to write the snapshot module")
+	flag.Parse()
+	if *in == "" || *out == "" {
+		fmt.Fprintln(os.Stderr, "usage: wasmsnap -in module.wasm -out snapshot.wasm")
+		os.Exit(2)
+	}
+	wasm, err := os.ReadFile(*in)
+	if err == nil {
+		wasm, err = wasmsnap.Reactor(context.Background(), wasm)
+	}
+	if err == nil {
+		err = os.WriteFile(*out, wasm, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "wasmsnap: %s: %v\n", *in, err)
+		os.Exit(1)
+	}
+}
