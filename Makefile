@@ -73,6 +73,9 @@ test-wasmtime:
 # of itself after _initialize (internal/wasmsnap, ABI.md#the-module): Go's
 # initialisation ran at build time, and each instance only draws its hash key.
 WASM_FLAGS = -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-s -w -buildid="
+# The engine's raw build keeps its name section (no -s -w): wasmsnap reads it
+# to drop the package initialisers' code, then strips it.
+ENGINE_FLAGS = -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-buildid="
 WASM_TAGS = -tags skilldex_splityaml
 
 ## build: build/skilldex.wasm and build/skilldex-frontmatter.wasm, copied to js/ (what the npm package
@@ -90,7 +93,7 @@ embed-check: wasm
 
 wasm:
 	@mkdir -p build
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) $(WASM_FLAGS) -o build/skilldex.raw.wasm ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) $(ENGINE_FLAGS) -o build/skilldex.raw.wasm ./wasm
 	$(GO) run ./internal/wasmsnap/cmd/wasmsnap -in build/skilldex.raw.wasm -out build/skilldex.wasm
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/skilldex-frontmatter.wasm ./wasm/frontmatter
 	@cp build/skilldex.wasm build/skilldex-frontmatter.wasm js/

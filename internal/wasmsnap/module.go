@@ -37,6 +37,9 @@ type module struct {
 	exports     []export
 	memPages    uint32 // the memory's minimum, in 64 KiB pages
 	memMax      *uint32
+	// names are the function names of the name section (by function
+	// index), when the module has one.
+	names map[uint32]string
 }
 
 func decodeModule(b []byte) (*module, error) {
@@ -108,6 +111,11 @@ func decodeModule(b []byte) (*module, error) {
 			for n := r.u32(); n > 0 && r.err == nil; n-- {
 				m.exports = append(m.exports, export{name: r.name(), kind: r.byte(), index: r.u32()})
 			}
+		case secCustom:
+			if r.name() == "name" {
+				m.names = functionNames(r)
+			}
+			r.err = nil // a custom section that does not parse is not ours to judge
 		case secStart:
 			return nil, fmt.Errorf("the module has a start function, which would run again at every instantiation of the snapshot")
 		}
@@ -176,4 +184,26 @@ func encodeExports(exports []export) []byte {
 		b = appendU32(b, e.index)
 	}
 	return b
+}
+
+// functionNames reads the function names subsection (id 1) of a name
+// section; what does not parse is left out.
+func functionNames(r *reader) map[uint32]string {
+	names := map[uint32]string{}
+	for !r.done() {
+		id := r.byte()
+		sub := r.bytes(int(r.u32()))
+		if id != 1 || r.err != nil {
+			continue
+		}
+		sr := &reader{b: sub}
+		for n := sr.u32(); n > 0 && sr.err == nil; n-- {
+			idx := sr.u32()
+			name := sr.name()
+			if sr.err == nil {
+				names[idx] = name
+			}
+		}
+	}
+	return names
 }

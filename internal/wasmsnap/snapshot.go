@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -198,6 +199,12 @@ func (m *module) rewrite(mem []byte, globals []uint64, initIdx int, keys []uint3
 		db = append(db, s.data...)
 	}
 	secs = replaceSection(secs, secData, db)
+	if m.names != nil {
+		var err error
+		if secs, err = m.stubInitFuncs(secs); err != nil {
+			return nil, err
+		}
+	}
 	if _, ok := m.section(secDataCount); ok {
 		secs = replaceSection(secs, secDataCount, appendU32(nil, uint32(len(segs))))
 	}
@@ -280,4 +287,48 @@ func segmentsGap(mem []byte, gap int) []segment {
 // seed is safe here).
 func Reactor(ctx context.Context, wasm []byte) ([]byte, error) {
 	return Snapshot(ctx, wasm, Config{Init: "_initialize", Entropy: fixedEntropy()})
+}
+
+// packageInit matches the name Go's wasm linker gives a package
+// initialiser: the package path (its slashes made underscores), then
+// ".init", ".init.N" or ".map.init.N". A method named init has a type
+// between the two ("pkg.T.init", "pkg.__T_.init" for a pointer receiver),
+// which the check on the path part excludes (at the cost of never stubbing
+// the initialiser of a package whose last path element has a dot).
+var packageInit = regexp.MustCompile(`^(?:[^_]+_)*[^._]+\.(?:init(?:\.[0-9]+)?|map\.init\.[0-9]+)$`)
+
+// stubInitFuncs replaces the body of every package initialiser with
+// unreachable and drops the name section. Go runs each initialiser once,
+// in _initialize, and never again, and the snapshot does not run
+// _initialize's Go code at all: their code is dead weight (about 20 KB of
+// the engine module). The name section comes only from the unstripped
+// build; the snapshot ships without it, as a -s -w build would.
+func (m *module) stubInitFuncs(secs []section) ([]section, error) {
+	cs, _ := findSection(secs, secCode)
+	r := &reader{b: cs.body}
+	n := r.u32()
+	out := appendU32(nil, n)
+	imported := uint32(len(m.funcImports))
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		body := r.bytes(int(r.u32()))
+		if name, ok := m.names[imported+i]; ok && packageInit.MatchString(name) {
+			body = []byte{0, opUnreachable, opEnd}
+		}
+		out = appendU32(out, uint32(len(body)))
+		out = append(out, body...)
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("code section: %w", r.err)
+	}
+	secs = replaceSection(secs, secCode, out)
+	var kept []section
+	for _, s := range secs {
+		if s.id == secCustom {
+			if (&reader{b: s.body}).name() == "name" {
+				continue
+			}
+		}
+		kept = append(kept, s)
+	}
+	return kept, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +24,7 @@ var reactor = sync.OnceValues(func() ([]byte, error) {
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "reactor.wasm")
-	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid=", "-o", out, "./testdata/reactor")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-buildid=", "-o", out, "./testdata/reactor")
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return nil, &buildError{string(b), err}
@@ -138,6 +139,40 @@ func TestSnapshot_initGuard(t *testing.T) {
 	mustCall(t, mod, "_initialize")
 	if _, err := call(t, mod, "_initialize"); err == nil || !strings.Contains(err.Error(), "unreachable") {
 		t.Errorf("a second _initialize: %v; want a trap", err)
+	}
+}
+
+// The package initialisers' code is gone and so is the name section that
+// found it; the module still runs (TestSnapshot_sameState).
+func TestSnapshot_stubsInitialisers(t *testing.T) {
+	raw, snap := build(t)
+	m, err := decodeModule(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inits []string
+	for _, name := range m.names {
+		if packageInit.MatchString(name) {
+			inits = append(inits, name)
+		}
+	}
+	if !slices.Contains(inits, "main.init") || !slices.Contains(inits, "main.init.0") {
+		t.Fatalf("package initialisers found: %q; want main.init (the map) and main.init.0 among them", inits)
+	}
+	s, err := decodeModule(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.names != nil {
+		t.Error("the snapshot kept the name section")
+	}
+	cs, _ := s.section(secCode)
+	stubs := bytes.Count(cs.body, []byte{3, 0, opUnreachable, opEnd})
+	if stubs < len(inits) {
+		t.Errorf("%d stubbed bodies, want at least %d (one per initialiser)", stubs, len(inits))
+	}
+	if len(snap) >= len(raw) {
+		t.Errorf("snapshot %d bytes, not smaller than the named build's %d", len(snap), len(raw))
 	}
 }
 

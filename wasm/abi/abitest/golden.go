@@ -27,11 +27,15 @@ var EngineTags = []string{"-tags", "skilldex_splityaml"}
 // without -o and the package.
 var BuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid="}
 
+// EngineBuildFlags are BuildFlags for the engine module's raw build, which
+// keeps its name section for the snapshot (internal/wasmsnap strips it).
+var EngineBuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-buildid="}
+
 // Build compiles the engine module from the repository at root into out
 // with the go command found on PATH and snapshots its initialisation
 // (internal/wasmsnap), exactly as `make build` does.
 func Build(root, out string) error {
-	if err := build(root, out, "./wasm", EngineTags...); err != nil {
+	if err := buildWith(EngineBuildFlags, root, out, "./wasm", EngineTags...); err != nil {
 		return err
 	}
 	raw, err := os.ReadFile(out)
@@ -68,7 +72,11 @@ func Deps(root, pkg string, flags ...string) (map[string]bool, error) {
 }
 
 func build(root, out, pkg string, flags ...string) error {
-	args := append(append(append([]string{}, BuildFlags...), flags...), "-o", out, pkg)
+	return buildWith(BuildFlags, root, out, pkg, flags...)
+}
+
+func buildWith(buildFlags []string, root, out, pkg string, flags ...string) error {
+	args := append(append(append([]string{}, buildFlags...), flags...), "-o", out, pkg)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
