@@ -297,11 +297,29 @@ func Reactor(ctx context.Context, wasm []byte) ([]byte, error) {
 // the initialiser of a package whose last path element has a dot).
 var packageInit = regexp.MustCompile(`^(?:[^_]+_)*[^._]+\.(?:init(?:\.[0-9]+)?|map\.init\.[0-9]+)$`)
 
+// goStartup are the Go runtime's start-up functions, which rt0 and
+// runtime.main call once, before _initialize returns, and nothing calls
+// again on wasm (one M; plugins, which call a few of them again, do not
+// exist there): the runtime's entry and self-checks, the initialisation of
+// the scheduler, the allocator, the GC, the module data, the environment,
+// the random generator, and the running of the package initialisers. The
+// goroutines start-up leaves parked (forcegchelper, bgsweep, ...) are not
+// here: they resume in their own functions.
+var goStartup = map[string]bool{
+	"_rt0_wasm_wasip1_lib": true, "runtime.rt0_go": true, "runtime.check": true, "runtime.testAtomic64": true,
+	"runtime.schedinit": true, "runtime.mallocinit": true, "runtime.cpuinit": true, "runtime.randinit": true,
+	"runtime.alginit": true, "runtime.modulesinit": true, "runtime.typelinksinit": true,
+	"runtime.moduledataverify1": true, "runtime.itabsinit": true, "runtime.stkobjinit": true,
+	"runtime.goargs": true, "runtime.goenvs": true, "runtime.gcinit": true, "runtime.gcenable": true,
+	"runtime.main": true, "runtime.doInit": true, "runtime.doInit1": true,
+}
+
 // stubInitFuncs replaces the body of every package initialiser with
-// unreachable and drops the name section. Go runs each initialiser once,
-// in _initialize, and never again, and the snapshot does not run
-// _initialize's Go code at all: their code is dead weight (about 20 KB of
-// the engine module). The name section comes only from the unstripped
+// unreachable, and of every goStartup function, and drops the name
+// section. Go runs each once, in _initialize, and never again, and the
+// snapshot does not run _initialize's Go code at all: their code is dead
+// weight (about 55 KB of the engine module; were one called after all,
+// the call would trap at once, and every host's corpus run would show it). The name section comes only from the unstripped
 // build; the snapshot ships without it, as a -s -w build would.
 func (m *module) stubInitFuncs(secs []section) ([]section, error) {
 	cs, _ := findSection(secs, secCode)
@@ -311,7 +329,7 @@ func (m *module) stubInitFuncs(secs []section) ([]section, error) {
 	imported := uint32(len(m.funcImports))
 	for i := uint32(0); i < n && r.err == nil; i++ {
 		body := r.bytes(int(r.u32()))
-		if name, ok := m.names[imported+i]; ok && packageInit.MatchString(name) {
+		if name, ok := m.names[imported+i]; ok && (packageInit.MatchString(name) || goStartup[name]) {
 			body = []byte{0, opUnreachable, opEnd}
 		}
 		out = appendU32(out, uint32(len(body)))
