@@ -50,6 +50,9 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 			}
 			out := scanRoot(fsys, spec)
 			found += len(out.skills)
+			if rootScanned != nil {
+				rootScanned()
+			}
 			roots = append(roots, scanned{p: p, spec: item.spec, out: out})
 		}
 	}
@@ -60,6 +63,9 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 		out := scanRoot(fsys, spec)
 		found += len(out.skills)
 		custom = append(custom, scanned{spec: spec, out: out})
+		if rootScanned != nil {
+			rootScanned()
+		}
 	}
 
 	res.Skills = make([]Skill, 0, found)
@@ -110,6 +116,16 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 	applyReplyBudget(res) // S45
 	return res, nil
 }
+
+// rootScanned, when set, runs after each skills root a discovery scans
+// ([UseRootScanned]).
+var rootScanned func()
+
+// UseRootScanned makes f run after each skills root a discovery scans. The
+// wasm module collects garbage there when a discovery has allocated a lot:
+// within one of its calls the Go runtime completes no collection of its
+// own, so a 10,000-skill discovery otherwise holds all it ever allocated.
+func UseRootScanned(f func()) { rootScanned = f }
 
 // ScanDir scans one skills directory on its own (SPEC S28): section 3 with
 // requireDescription, no filters, no dedupe. source is "<provider>:<level>";

@@ -127,7 +127,11 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 				}
 			}
 			if rootRealOK {
-				within.within = realJoin(rootReal, e.Name) + "/SKILL.md"
+				if rootReal == root { // no link above the root: the realpath is file itself
+					within.within = file
+				} else {
+					within.within = realJoin(rootReal, e.Name) + "/SKILL.md"
+				}
 				// On any failure the checks below run as if this read had
 				// not been tried, so that what a failure means (no skill,
 				// silently, or a warning) stays theirs alone.

@@ -82,7 +82,31 @@ const keepReply = 64 << 20
 
 func main() {}
 
-func init() { core.UseFrontmatterParser(parseFrontmatter) }
+func init() {
+	core.UseFrontmatterParser(parseFrontmatter)
+	core.UseRootScanned(collectDuringScan)
+}
+
+// collectAt is allocated() when the running call began or last collected.
+var collectAt uint64
+
+// collectEvery is how much a discovery may allocate between collections
+// of its own (collectDuringScan).
+const collectEvery = 10 << 20
+
+// collectDuringScan runs a collection between two skills roots once the
+// call has allocated collectEvery since the last. In a reactor the Go
+// runtime completes no collection within a call (nothing else gets
+// scheduled), so a large discovery's garbage (the text of every
+// frontmatter it decoded, directory listings, per-root lists) stayed
+// beside the reply buffer: 10,000 skills took 36-38 MiB of linear memory
+// (issue 13). A workspace of a few thousand skills never reaches it.
+func collectDuringScan() {
+	if a := allocated(); a-collectAt > collectEvery {
+		runtime.GC()
+		collectAt = allocated()
+	}
+}
 
 // abiVersion is skilldex_abi_version (ABI.md#skilldex_abi_version).
 //
@@ -163,6 +187,7 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 		in = unsafe.Slice((*byte)(req), n)
 	}
 	before := allocated()
+	collectAt = before
 	response = run(response[:0], in)
 	if cap(request) > keepBuffer {
 		request = nil
