@@ -47,66 +47,59 @@ func ReadFileWithin(fsys FS, within, p string, buf []byte) (n int, size int64, e
 	if cr, ok := fsys.(ContainedReader); ok {
 		return cr.ReadFileWithin(within, p, buf)
 	}
-	fail := func(err error) (int, int64, error) {
-		return 0, 0, &PathError{Op: "readFile", Path: p, Code: ErrorCode(err)}
+	if code := checkWithin(fsys, within, p); code != "" {
+		return 0, 0, &PathError{Op: "readFile", Path: p, Code: code}
 	}
-	dir := path.Dir(p)
-	realDir, err := fsys.Realpath(dir)
-	if err != nil {
-		return fail(err)
-	}
-	t, err := fsys.Lstat(p)
-	if err != nil {
-		return fail(err)
-	}
-	real := realJoin(realDir, path.Base(p))
-	if t == TypeSymlink {
-		if real, err = fsys.Realpath(p); err != nil {
-			return fail(err)
-		}
-		if t, err = fsys.Stat(p); err != nil {
-			return fail(err)
-		}
-	}
-	switch {
-	case !pathWithin(real, within):
-		return 0, 0, &PathError{Op: "readFile", Path: p, Code: EXDEV}
-	case t == TypeDir:
-		return 0, 0, &PathError{Op: "readFile", Path: p, Code: EISDIR}
-	case t != TypeFile:
-		return 0, 0, &PathError{Op: "readFile", Path: p, Code: EINVAL}
-	}
+	var data []byte
+	complete := true
 	if pri, ok := fsys.(PrefixReaderInto); ok {
-		m, complete, err := pri.ReadFilePrefixInto(p, buf)
-		if err != nil {
-			return 0, 0, err
+		var m int
+		if m, complete, err = pri.ReadFilePrefixInto(p, buf); err == nil && (m < 0 || m > len(buf)) {
+			err = &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
 		}
-		if m < 0 || m > len(buf) {
-			return 0, 0, &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
+		if err == nil {
+			data = buf[:m]
 		}
-		if complete {
-			return m, int64(m), nil
-		}
-		return m, int64(len(buf)) + 1, nil
+	} else if pr, ok := fsys.(PrefixReader); ok {
+		data, complete, err = pr.ReadFilePrefix(p, len(buf))
+	} else {
+		data, err = fsys.ReadFile(p)
 	}
-	if pr, ok := fsys.(PrefixReader); ok {
-		data, complete, err := pr.ReadFilePrefix(p, len(buf))
-		if err != nil {
-			return 0, 0, err
-		}
-		if len(data) > len(buf) {
-			return 0, 0, &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
-		}
-		if complete {
-			return copy(buf, data), int64(len(data)), nil
-		}
-		return copy(buf, data), int64(len(buf)) + 1, nil
-	}
-	data, err := fsys.ReadFile(p)
 	if err != nil {
 		return 0, 0, err
 	}
-	return copy(buf, data), int64(len(data)), nil
+	size = int64(len(data))
+	if !complete {
+		size = int64(len(buf)) + 1
+	}
+	return copy(buf, data), size, nil
+}
+
+// checkWithin is ReadFileWithin's check over an FS that is not a
+// ContainedReader: "" when p may be read, else the code of the refusal.
+func checkWithin(fsys FS, within, p string) string {
+	realDir, err := fsys.Realpath(path.Dir(p))
+	if err != nil {
+		return ErrorCode(err)
+	}
+	real := realJoin(realDir, path.Base(p))
+	t, err := fsys.Lstat(p)
+	if err == nil && t == TypeSymlink {
+		if real, err = fsys.Realpath(p); err == nil {
+			t, err = fsys.Stat(p)
+		}
+	}
+	switch {
+	case err != nil:
+		return ErrorCode(err)
+	case !pathWithin(real, within):
+		return EXDEV
+	case t == TypeDir:
+		return EISDIR
+	case t != TypeFile:
+		return EINVAL
+	}
+	return ""
 }
 
 // EXDEV is the code of a read refused because the file opened lies outside
