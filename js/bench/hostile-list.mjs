@@ -19,6 +19,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { writeControlByteTree } from '../test/hostile-tree.js';
 
 const args = process.argv.slice(2);
 let runs = 5;
@@ -32,21 +33,7 @@ for (let i = 0; i < args.length; i++) {
 if (bins.length === 0) bins.push(fileURLToPath(new URL('../bin/skilldex.mjs', import.meta.url)));
 
 const root = keep || fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-hostile-bench-')));
-const proj = path.join(root, 'w/proj');
-const home = path.join(root, 'home');
-if (!fs.existsSync(path.join(proj, '.claude/skills/s719/SKILL.md'))) {
-  fs.mkdirSync(path.join(proj, '.git'), { recursive: true });
-  fs.mkdirSync(path.join(home, '.claude/skills/mine'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.claude/skills/mine/SKILL.md'), '---\ndescription: my own skill\n---\n');
-  const skills = path.join(proj, '.claude/skills');
-  const body = Buffer.concat([Buffer.from('---\ndescription: '), Buffer.alloc(64 * 1024 - 40, 1), Buffer.from('\n---\n')]);
-  fs.mkdirSync(path.join(skills, 's0'), { recursive: true });
-  fs.writeFileSync(path.join(skills, 's0/SKILL.md'), body);
-  for (let i = 1; i < 720; i++) {
-    fs.mkdirSync(path.join(skills, 's' + i));
-    fs.linkSync(path.join(skills, 's0/SKILL.md'), path.join(skills, 's' + i, 'SKILL.md'));
-  }
-}
+const { proj, home } = writeControlByteTree(root);
 
 const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : '';
 const results = bins.map(() => ({ ms: [], cpu: [], rssKB: [], bytes: 0 }));

@@ -16,7 +16,7 @@
 // /proc cannot be read (another system, or --allow-read without it) the
 // node:fs filesystem's check is used.
 
-import { createNodeFS } from './nodefs.js';
+import { createNodeFS, readOpenFile } from './nodefs.js';
 
 /**
  * @param {any} e
@@ -71,28 +71,8 @@ export function createDenoFS(Deno, nodefs) {
     return true;
   };
 
-  /**
-   * Read the open file fd (of size size) into buf; the file's size, more
-   * than buf.length when it goes on (nodefs.js's readInto).
-   * @param {number} fd @param {number} size @param {Uint8Array} buf
-   */
-  const readInto = (fd, size, buf) => {
-    let got = 0;
-    while (got < buf.length) {
-      const n = nodefs.readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
-      got += n;
-      if (size > 0 && got >= size) break;
-    }
-    if (got < buf.length) return got;
-    if (size > got) return size;
-    try {
-      const n = nodefs.readSync(fd, probe, 0, probe.length, got);
-      return n === 0 ? got : Math.max(size, got + 1);
-    } catch {
-      return got + 1;
-    }
-  };
+  /** @param {number} fd @param {number} size @param {Uint8Array} buf */
+  const readInto = (fd, size, buf) => readOpenFile(nodefs, fd, size, buf, probe);
 
   return {
     bytePaths: true,

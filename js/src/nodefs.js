@@ -25,6 +25,35 @@ const kernelDescriptors = (fs, runtimeFS) =>
   runtimeFS != null && ['openSync', 'readSync', 'fstatSync', 'closeSync', 'readlinkSync'].every((m) => typeof fs[m] === 'function' && fs[m] === runtimeFS[m]);
 
 /**
+ * Read the open file fd (whose fstat size is size) into buf with fs's
+ * readSync; the file's size, more than buf.length when it goes on. Both
+ * node:fs hosts (this file and denofs.js) read an opened file this way.
+ * @param {{readSync: typeof import('node:fs').readSync}} fs
+ * @param {number} fd @param {number} size @param {Uint8Array} buf
+ * @param {Uint8Array} probe 8 bytes of scratch
+ * @returns {number}
+ */
+export function readOpenFile(fs, fd, size, buf, probe) {
+  let got = 0;
+  while (got < buf.length) {
+    const n = fs.readSync(fd, buf, got, buf.length - got, got);
+    if (n === 0) break;
+    got += n;
+    if (size > 0 && got >= size) break;
+  }
+  if (got < buf.length) return got;
+  if (size > got) return size;
+  // The buffer is full and the size is unknown or equal: probe (8 bytes:
+  // some /proc files refuse smaller reads; an error counts as more).
+  try {
+    const n = fs.readSync(fd, probe, 0, probe.length, got);
+    return n === 0 ? got : Math.max(size, got + 1);
+  } catch {
+    return got + 1;
+  }
+}
+
+/**
  * A FileSystem over node:fs.
  * @param {typeof import('node:fs')} fs the node:fs module
  * @param {{root?: string}} [opts] root: serve this host directory as "/" (realpath strips it back off)
@@ -65,30 +94,8 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
 
   const realpathNative = fs.realpathSync.native ?? fs.realpathSync;
 
-  /**
-   * Read the open file fd (whose fstat size is size) into buf; the file's
-   * size, more than buf.length when it goes on.
-   * @param {number} fd @param {number} size @param {Uint8Array} buf
-   */
-  const readInto = (fd, size, buf) => {
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
-      got += n;
-      if (size > 0 && got >= size) break;
-    }
-    if (got < buf.length) return got;
-    if (size > got) return size;
-    // The buffer is full and the size is unknown or equal: probe (8 bytes:
-    // some /proc files refuse smaller reads; an error counts as more).
-    try {
-      const n = fs.readSync(fd, probe, 0, probe.length, got);
-      return n === 0 ? got : Math.max(size, got + 1);
-    } catch {
-      return got + 1;
-    }
-  };
+  /** @param {number} fd @param {number} size @param {Uint8Array} buf */
+  const readInto = (fd, size, buf) => readOpenFile(fs, fd, size, buf, probe);
 
   /** @param {any} a @param {any} b */
   const sameFile = (a, b) => a.ino === b.ino && a.dev === b.dev;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { writeControlByteTree } from './hostile-tree.js';
 
 const bin = fileURLToPath(new URL('../bin/skilldex.mjs', import.meta.url));
 const runner = globalThis.Deno ? [globalThis.Deno.execPath(), 'run', '-A', bin] : [process.execPath, bin];
@@ -22,19 +23,7 @@ after(() => fs.rmSync(root, { recursive: true, force: true }));
 // S45 `list` ran 30-48 s to 3.7-4.1 GB and failed (a string over V8's limit),
 // losing ~/.claude/skills/mine.
 test('720 folders of control-byte descriptions: list exits 0, the user skill is listed, the reply under 64 MiB (S45)', () => {
-  const proj = path.join(root, 'w/proj');
-  const home = path.join(root, 'home');
-  fs.mkdirSync(path.join(proj, '.git'), { recursive: true });
-  fs.mkdirSync(path.join(home, '.claude/skills/mine'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.claude/skills/mine/SKILL.md'), '---\ndescription: my own skill\n---\n');
-  const skills = path.join(proj, '.claude/skills');
-  const body = Buffer.concat([Buffer.from('---\ndescription: '), Buffer.alloc(64 * 1024 - 40, 1), Buffer.from('\n---\n')]);
-  fs.mkdirSync(path.join(skills, 's0'), { recursive: true });
-  fs.writeFileSync(path.join(skills, 's0/SKILL.md'), body);
-  for (let i = 1; i < 720; i++) {
-    fs.mkdirSync(path.join(skills, 's' + i));
-    fs.linkSync(path.join(skills, 's0/SKILL.md'), path.join(skills, 's' + i, 'SKILL.md'));
-  }
+  const { proj, home } = writeControlByteTree(root);
   const start = Date.now();
   const r = spawnSync(runner[0], [...runner.slice(1), 'list', '--json', '--cwd', proj, '--home', home], {
     encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, NO_COLOR: '1' },
