@@ -35,19 +35,13 @@ func (c *countingFS) ReadDir(p string) ([]core.DirEntry, error) {
 func TestListFiles_linksLinear(t *testing.T) {
 	t.Parallel()
 	fsys := memfs.New()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(fsys.WriteFile("/s/x/SKILL.md", []byte("---\nname: x\n---\n")))
+	must(t, fsys.WriteFile("/s/x/SKILL.md", []byte("---\nname: x\n---\n")))
 	dir := "/s/x"
 	for level := 0; level < 6; level++ { // on the old walk: 4^6 ways down, seconds instead of microseconds
 		next := dir + "/d" + strconv.Itoa(level)
-		must(fsys.WriteFile(next+"/f.md", []byte("f")))
+		must(t, fsys.WriteFile(next+"/f.md", []byte("f")))
 		for i := 0; i < 4; i++ { // 4 links per level to the next level's folder
-			must(fsys.Symlink("d"+strconv.Itoa(level), dir+"/l"+strconv.Itoa(i)))
+			must(t, fsys.Symlink("d"+strconv.Itoa(level), dir+"/l"+strconv.Itoa(i)))
 		}
 		dir = next
 	}
@@ -96,17 +90,11 @@ func TestListFiles_cap(t *testing.T) {
 func TestResolve_bounds(t *testing.T) {
 	t.Parallel()
 	fsys := memfs.New()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	body := "---\nname: x\n---\n"
-	must(fsys.WriteFile("/s/x/SKILL.md", []byte(body+strings.Repeat("b", core.MaxExpandBytes+1-len(body)))))
-	must(fsys.WriteFile("/s/x/big.txt", make([]byte, core.MaxResolveBytes+1)))
-	must(fsys.WriteFile("/s/x/limit.txt", make([]byte, core.MaxResolveBytes)))
-	must(fsys.WriteFile("/s/y/SKILL.md", []byte(body+strings.Repeat("b", core.MaxExpandBytes-len(body)))))
+	must(t, fsys.WriteFile("/s/x/SKILL.md", []byte(body+strings.Repeat("b", core.MaxExpandBytes+1-len(body)))))
+	must(t, fsys.WriteFile("/s/x/big.txt", make([]byte, core.MaxResolveBytes+1)))
+	must(t, fsys.WriteFile("/s/x/limit.txt", make([]byte, core.MaxResolveBytes)))
+	must(t, fsys.WriteFile("/s/y/SKILL.md", []byte(body+strings.Repeat("b", core.MaxExpandBytes-len(body)))))
 	skills := []core.Skill{
 		{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"},
 		{Name: "y", FilePath: "/s/y/SKILL.md", BaseDir: "/s/y"},
@@ -165,16 +153,10 @@ func (c *countingRealpathFS) Realpath(p string) (string, error) {
 func TestDiscover_linkOutsideNotRead(t *testing.T) {
 	t.Parallel()
 	fsys := memfs.New()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(fsys.WriteFile("/proc/self/environ", []byte("---\ndescription: API_KEY=secret\n---\n")))
-	must(fsys.Symlink("/proc/self/environ", "/w/p/.claude/skills/helper/SKILL.md"))
-	must(fsys.Mkdir("/w/p/.git"))
-	must(fsys.WriteFile("/h/.claude/skills/mine/SKILL.md", []byte("---\ndescription: mine\n---\n")))
+	must(t, fsys.WriteFile("/proc/self/environ", []byte("---\ndescription: API_KEY=secret\n---\n")))
+	must(t, fsys.Symlink("/proc/self/environ", "/w/p/.claude/skills/helper/SKILL.md"))
+	must(t, fsys.Mkdir("/w/p/.git"))
+	must(t, fsys.WriteFile("/h/.claude/skills/mine/SKILL.md", []byte("---\ndescription: mine\n---\n")))
 	rf := &readLogFS{FS: fsys}
 	res, err := core.Discover(rf, "/w/p", "/h", core.DefaultOptions())
 	if err != nil {
@@ -224,18 +206,12 @@ func TestDiscover_replyBudget(t *testing.T) {
 		t.Skip("writes 70 MB of skills")
 	}
 	fsys := memfs.New()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(fsys.Mkdir("/w/p/.git"))
-	must(fsys.WriteFile("/h/.claude/skills/mine/SKILL.md", []byte("---\ndescription: mine\nextra: kept\n---\n")))
+	must(t, fsys.Mkdir("/w/p/.git"))
+	must(t, fsys.WriteFile("/h/.claude/skills/mine/SKILL.md", []byte("---\ndescription: mine\nextra: kept\n---\n")))
 	big := []byte("---\ndescription: d\nnotes: " + strings.Repeat("n", 63<<10) + "\n---\n")
 	const n = 1100 // 1100 x 63 KiB of frontmatter: about 69 MiB
 	for i := 0; i < n; i++ {
-		must(fsys.WriteFile("/w/p/.claude/skills/s"+strconv.Itoa(i)+"/SKILL.md", big))
+		must(t, fsys.WriteFile("/w/p/.claude/skills/s"+strconv.Itoa(i)+"/SKILL.md", big))
 	}
 	res, err := core.Discover(fsys, "/w/p", "/h", core.DefaultOptions())
 	if err != nil {
@@ -277,18 +253,12 @@ func TestDiscover_replyBudget(t *testing.T) {
 func TestDiscover_pluginRegistryDeduped(t *testing.T) {
 	t.Parallel()
 	fsys := memfs.New()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	for i := 0; i < 100; i++ {
-		must(fsys.WriteFile("/plug/skills/s"+strconv.Itoa(i)+"/SKILL.md", []byte("---\ndescription: d\n---\n")))
+		must(t, fsys.WriteFile("/plug/skills/s"+strconv.Itoa(i)+"/SKILL.md", []byte("---\ndescription: d\n---\n")))
 	}
-	must(fsys.WriteFile("/other/skills/o/SKILL.md", []byte("---\ndescription: other plugin\n---\n")))
-	must(fsys.Symlink("/plug", "/plug-link"))
-	must(fsys.Mkdir("/w/p/.git"))
+	must(t, fsys.WriteFile("/other/skills/o/SKILL.md", []byte("---\ndescription: other plugin\n---\n")))
+	must(t, fsys.Symlink("/plug", "/plug-link"))
+	must(t, fsys.Mkdir("/w/p/.git"))
 	var reg strings.Builder
 	reg.WriteString(`{"version":2,"plugins":{`)
 	for i := 0; i < 10000; i++ {
@@ -296,7 +266,7 @@ func TestDiscover_pluginRegistryDeduped(t *testing.T) {
 		fmt.Fprintf(&reg, `"p%05d@m":[{"scope":"user","installPath":%q}],`, i, install)
 	}
 	reg.WriteString(`"zz@m":[{"scope":"user","installPath":"/other"}]}}`)
-	must(fsys.WriteFile("/h/.claude/plugins/installed_plugins.json", []byte(reg.String())))
+	must(t, fsys.WriteFile("/h/.claude/plugins/installed_plugins.json", []byte(reg.String())))
 	spy := newSpy(fsys)
 	res, err := core.Discover(spy, "/w/p", "/h", core.DefaultOptions())
 	if err != nil {

@@ -76,6 +76,29 @@ test('a filesystem of async methods is refused at once with INVALID_ARGUMENT (is
   await assert.rejects(sx.discover({ cwd: '/w', home: '/h' }), (e) => e.code === 'INVALID_ARGUMENT' && /promise/.test(e.message));
 });
 
+// startSwapper starts another process that, for seconds, swaps target
+// between a regular copy of inside and a symlink to outside (rename over it,
+// so the name never goes missing); stop() ends it and waits for its exit.
+/** @param {string} target @param {string} inside @param {string} outside @param {number} seconds */
+async function startSwapper(target, inside, outside, seconds) {
+  const racer = `
+    import fs from 'node:fs'; const end = Date.now() + ${seconds * 1000};
+    const target = ${JSON.stringify(target)}, tmp = target + '.tmp';
+    for (let i = 0; Date.now() < end; i++) {
+      try { fs.rmSync(tmp, { force: true });
+        if (i % 2) fs.symlinkSync(${JSON.stringify(outside)}, tmp); else fs.copyFileSync(${JSON.stringify(inside)}, tmp);
+        fs.renameSync(tmp, target); } catch {}
+    }`;
+  const { spawn } = await import('node:child_process');
+  const [exe, ...args] = globalThis.Deno ? [globalThis.Deno.execPath(), 'eval', racer] : [process.execPath, '--input-type=module', '-e', racer];
+  const child = spawn(exe, args, { stdio: 'ignore' });
+  const exited = new Promise((resolve) => {
+    child.on('exit', resolve);
+    child.on('error', resolve);
+  });
+  return { stop: () => (child.kill(), exited) };
+}
+
 // A racer swapping skill://x/ref.txt between a regular file and a link to a
 // file outside the skill: no resolve returns the outside bytes (S44; issue
 // 16 item 8: 80 of 1500 JS resolves did). The racer is another process.
@@ -88,38 +111,26 @@ test('resolve during a link-swapping race never returns outside bytes (S44)', as
   fs.writeFileSync(path.join(skill, 'inside.txt'), 'inside');
   fs.writeFileSync(path.join(dir, 'outside.txt'), 'OUTSIDE');
   const seconds = Number(process.env.SKILLDEX_RACE_SECONDS || 2);
-  const racer = `
-    import fs from 'node:fs'; const end = Date.now() + ${seconds * 1000};
-    const ref = ${JSON.stringify(path.join(skill, 'ref.txt'))}, tmp = ref + '.tmp';
-    for (let i = 0; Date.now() < end; i++) {
-      try { fs.rmSync(tmp, { force: true });
-        if (i % 2) fs.symlinkSync(${JSON.stringify(path.join(dir, 'outside.txt'))}, tmp); else fs.linkSync(${JSON.stringify(path.join(skill, 'inside.txt'))}, tmp);
-        fs.renameSync(tmp, ref); } catch {}
-    }`;
   const sx = createSkilldex();
   const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
   await sx.resolve('skill://x/inside.txt', ctx); // compile and instantiate before the race
-  const { spawn } = await import('node:child_process');
-  const [exe, ...args] = globalThis.Deno ? [globalThis.Deno.execPath(), 'eval', racer] : [process.execPath, '--input-type=module', '-e', racer];
-  const child = spawn(exe, args, { stdio: 'ignore' });
-  const exited = new Promise((resolve) => {
-    child.on('exit', resolve);
-    child.on('error', resolve);
-  });
+  const swapper = await startSwapper(path.join(skill, 'ref.txt'), path.join(skill, 'inside.txt'), path.join(dir, 'outside.txt'), seconds);
   const end = Date.now() + seconds * 1000;
   let calls = 0, served = 0;
-  while (Date.now() < end) {
-    calls++;
-    try {
-      const r = await sx.resolve('skill://x/ref.txt', ctx);
-      served++;
-      assert.ok(!r.content.includes('OUTSIDE'), `call ${calls} returned the outside file`);
-    } catch (e) {
-      if (e instanceof assert.AssertionError) { child.kill(); throw e; }
-      if (!['NOT_FOUND', 'PATH_ESCAPE'].includes(e.code)) { child.kill(); throw e; }
+  try {
+    while (Date.now() < end) {
+      calls++;
+      try {
+        const r = await sx.resolve('skill://x/ref.txt', ctx);
+        served++;
+        assert.ok(!r.content.includes('OUTSIDE'), `call ${calls} returned the outside file`);
+      } catch (e) {
+        if (e instanceof assert.AssertionError || !['NOT_FOUND', 'PATH_ESCAPE'].includes(e.code)) throw e;
+      }
     }
+  } finally {
+    await swapper.stop();
   }
-  await exited;
   console.log(`# race: ${calls} resolves, ${served} served`);
 });
 
@@ -135,24 +146,10 @@ test('discover during a SKILL.md link-swapping race never loads outside bytes (S
   fs.writeFileSync(path.join(dir, 'outside.md'), '---\ndescription: OUTSIDE\n---\n');
   fs.copyFileSync(path.join(dir, 'inside.md'), path.join(skill, 'SKILL.md'));
   const seconds = Number(process.env.SKILLDEX_RACE_SECONDS || 2);
-  const racer = `
-    import fs from 'node:fs'; const end = Date.now() + ${seconds * 1000};
-    const md = ${JSON.stringify(path.join(skill, 'SKILL.md'))}, tmp = md + '.tmp';
-    for (let i = 0; Date.now() < end; i++) {
-      try { fs.rmSync(tmp, { force: true });
-        if (i % 2) fs.symlinkSync(${JSON.stringify(path.join(dir, 'outside.md'))}, tmp); else fs.copyFileSync(${JSON.stringify(path.join(dir, 'inside.md'))}, tmp);
-        fs.renameSync(tmp, md); } catch {}
-    }`;
   const sx = createSkilldex();
   const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
   await sx.discover(ctx);
-  const { spawn } = await import('node:child_process');
-  const [exe, ...args] = globalThis.Deno ? [globalThis.Deno.execPath(), 'eval', racer] : [process.execPath, '--input-type=module', '-e', racer];
-  const child = spawn(exe, args, { stdio: 'ignore' });
-  const exited = new Promise((resolve) => {
-    child.on('exit', resolve);
-    child.on('error', resolve);
-  });
+  const swapper = await startSwapper(path.join(skill, 'SKILL.md'), path.join(dir, 'inside.md'), path.join(dir, 'outside.md'), seconds);
   const end = Date.now() + seconds * 1000;
   let calls = 0, loaded = 0;
   try {
@@ -163,8 +160,7 @@ test('discover during a SKILL.md link-swapping race never loads outside bytes (S
       for (const s of r.skills) assert.notEqual(s.description, 'OUTSIDE', `call ${calls} loaded the outside file`);
     }
   } finally {
-    child.kill();
+    await swapper.stop();
   }
-  await exited;
   console.log(`# discover race: ${calls} calls, ${loaded} loads`);
 });
