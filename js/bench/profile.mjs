@@ -2,7 +2,13 @@
 // Where warm discovery spends its time (issue 13), for the README's profile
 // tables. `make profile-js` runs it (the module built with its name section):
 //
-//	node js/bench/profile.mjs [--size 1000] [--calls 40] [--wasm build/skilldex-prof.wasm] [--out build/prof/discover.cpuprofile] [--top 25]
+//	node js/bench/profile.mjs [--size 1000] [--calls 40] [--wasm build/skilldex-prof.wasm] [--out build/prof/discover.cpuprofile] [--top 25] [--interval 100] [--replay]
+//
+// V8's profiler charges time spent in wasm to the binding that ran last, so
+// with real system calls it overstates them (open, readlink) and understates
+// Go; --replay answers the filesystem from memory (replayfs.js) and profiles
+// the engine, the host glue and the reply alone. breakdown.mjs splits the two
+// by timers.
 //
 // It generates a workspace (workspace.mjs), warms the facade up for 2 s,
 // then runs --calls discoveries under V8's CPU profiler (started and stopped
@@ -18,6 +24,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { generate } from './workspace.mjs';
+import { replayFS } from './replayfs.js';
+import { defaultFileSystem } from '#platform';
 
 const { values: flags } = parseArgs({
   options: {
@@ -27,6 +35,8 @@ const { values: flags } = parseArgs({
     out: { type: 'string', default: 'build/prof/discover.cpuprofile' },
     summarise: { type: 'string' }, // print the top of an existing .cpuprofile
     top: { type: 'string', default: '25' },
+    interval: { type: 'string', default: '100' }, // µs between samples
+    replay: { type: 'boolean' }, // the filesystem answered from memory (replayfs.js): the engine alone
   },
 });
 
@@ -42,8 +52,13 @@ async function profile() {
   const ws = generate(Number(flags.size));
   try {
     const wasm = flags.wasm ? await WebAssembly.compile(fs.readFileSync(flags.wasm)) : undefined;
-    const sk = createSkilldex({ wasm, cwd: ws.cwd, home: ws.home, options: ws.options });
+    const replayed = flags.replay ? replayFS(/** @type {any} */ (defaultFileSystem())) : null;
+    const sk = createSkilldex({ wasm, fs: replayed?.fs, cwd: ws.cwd, home: ws.home, options: ws.options });
     await sk.ready();
+    if (replayed) {
+      await sk.discover(); // record
+      replayed.replay();
+    }
     const until = performance.now() + 2000;
     while (performance.now() < until) await sk.discover();
     const session = new inspector.Session();
@@ -51,7 +66,7 @@ async function profile() {
     const post = (/** @type {string} */ method, /** @type {object} */ params = {}) =>
       new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
     await post('Profiler.enable');
-    await post('Profiler.setSamplingInterval', { interval: 100 });
+    await post('Profiler.setSamplingInterval', { interval: Number(flags.interval) });
     await post('Profiler.start');
     const t = performance.now();
     for (let i = 0; i < Number(flags.calls); i++) await sk.discover();
@@ -91,14 +106,14 @@ function summarise(prof, top) {
   // Where the time goes, in kinds.
   const kinds = new Map();
   const kindOf = (/** @type {string} */ k) =>
-    /^(lstat|stat|open|close|read|fstat|readdir|realpath|writeFileUtf8|mkdir|rmdir) *$/.test(k)
+    /^(lstat|stat|open|close|read|fstat|readdir|readlink|realpath|writeFileUtf8|mkdir|rmdir) *$/.test(k)
       ? 'system calls (node:fs bindings)'
       : /\(node:fs|\(utils\)|\(buffer\)|\(fs\)|\(errors\)|\(validators\)/.test(k)
         ? "node:fs's JS (Stats objects, argument checks, Buffers)"
         : /\((engine|nodefs)\.js\)|^wasm-to-js|^js-to-wasm/.test(k)
           ? 'host glue (engine.js, nodefs.js, wasm<->JS transitions)'
           : /\[wasm\]/.test(k)
-            ? /^(runtime|internal_runtime|memchr|memmove|memclr|sync|internal_)/.test(k)
+            ? /^(runtime|internal_runtime|internal_bytealg|internal_abi|memchr|memmove|memclr|memeqbody|memcmp|sync)/.test(k)
               ? 'Go runtime in wasm (malloc, GC, memmove, atomics)'
               : 'Go code in wasm (core, hostfs, strings, bytes, ...)'
             : /^parse \(index\.js\)|^decode \(encoding\)/.test(k)
