@@ -15,7 +15,7 @@ require (
 	github.com/adrg/frontmatter v0.2.0
 	// S24 name globs and S55 match globs (core).
 	github.com/gobwas/glob v1.1.0
-	github.com/tetratelabs/wazero v1.12.0 // used by wasmhost and runtime-test only
+	github.com/tetratelabs/wazero v1.12.0 // used by wasmhost, runtime-test and the build (internal/wasmsnap)
 	golang.org/x/sys v0.49.0 // used by fsadapter/osfs: O_PATH realpath on Linux
 	golang.org/x/tools v0.52.0 // used by internal/corpus: txtar
 )

@@ -24,7 +24,9 @@
 //     instance, which a secret key makes harmless.
 //   - Maps built at init are stale after that (their keys were hashed
 //     under the old key): the module must build none, or rebuild them at
-//     its first call (wasm/main.go does both).
+//     its first call (wasm/main.go does both). The snapshot enforces it: a
+//     map built by a package initialiser fails it, unless the caller lists
+//     the package as rebuilt (initmaps.go).
 //   - The init contract of Go's reactors stays: _initialize twice traps, and
 //     so does any other export before _initialize (a new global records
 //     that it ran; every exported function gets a wrapper that checks it),

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
@@ -22,6 +23,12 @@ type Config struct {
 	// Entropy is what random_get returns while Init runs. For a
 	// reproducible build it is a fixed stream.
 	Entropy io.Reader
+	// RebuiltInitMaps are the packages (as the name section spells them:
+	// "unicode", "github.com_x_y") whose initialisers may build maps,
+	// because the module rebuilds those maps at its first call. A map
+	// built by any other package initialiser fails the snapshot (see
+	// initMaps; syscall's copy of the environment is allowed, empty).
+	RebuiltInitMaps []string
 }
 
 const (
@@ -53,7 +60,7 @@ func Snapshot(ctx context.Context, wasm []byte, cfg Config) ([]byte, error) {
 		return nil, fmt.Errorf("the module exports no function %q", cfg.Init)
 	}
 	rec := &recordingReader{r: cfg.Entropy}
-	mem, globals, err := run(ctx, m, Config{Init: cfg.Init, Entropy: rec})
+	mem, globals, err := run(ctx, m, Config{Init: cfg.Init, Entropy: rec, RebuiltInitMaps: cfg.RebuiltInitMaps})
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +108,8 @@ func run(ctx context.Context, m *module, cfg Config) ([]byte, []uint64, error) {
 			return nil, nil, err
 		}
 	}
-	compiled, err := rt.CompileModule(ctx, instrumented)
+	maps := &initMaps{rebuilt: cfg.RebuiltInitMaps}
+	compiled, err := rt.CompileModule(experimental.WithFunctionListenerFactory(ctx, maps), instrumented)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,6 +129,9 @@ func run(ctx context.Context, m *module, cfg Config) ([]byte, []uint64, error) {
 	}
 	if stderr.Len() > 0 {
 		return nil, nil, fmt.Errorf("%s wrote to stdout or stderr: %q", cfg.Init, stderr.String())
+	}
+	if err := maps.err(); err != nil {
+		return nil, nil, err
 	}
 	size := mod.Memory().Size()
 	data, ok := mod.Memory().Read(0, size)
@@ -284,9 +295,10 @@ func segmentsGap(mem []byte, gap int) []segment {
 
 // Reactor snapshots a WASI reactor's _initialize with the fixed entropy
 // of a reproducible build (see the package documentation for why a fixed
-// seed is safe here).
-func Reactor(ctx context.Context, wasm []byte) ([]byte, error) {
-	return Snapshot(ctx, wasm, Config{Init: "_initialize", Entropy: fixedEntropy()})
+// seed is safe here). rebuilt names the packages whose init-time maps the module
+// rebuilds at its first call (Config.RebuiltInitMaps).
+func Reactor(ctx context.Context, wasm []byte, rebuilt ...string) ([]byte, error) {
+	return Snapshot(ctx, wasm, Config{Init: "_initialize", Entropy: fixedEntropy(), RebuiltInitMaps: rebuilt})
 }
 
 // packageInit matches the name Go's wasm linker gives a package
