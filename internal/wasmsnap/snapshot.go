@@ -301,6 +301,14 @@ func Reactor(ctx context.Context, wasm []byte, rebuilt ...string) ([]byte, error
 	return Snapshot(ctx, wasm, Config{Init: "_initialize", Entropy: fixedEntropy(), RebuiltInitMaps: rebuilt})
 }
 
+// Engine snapshots the skilldex engine module (./wasm) as `make build`
+// does: Reactor, with unicode's init-time maps (FoldCategory, FoldScript)
+// allowed because the engine rebuilds them at its first call
+// (wasm/main.go rehashInitMaps).
+func Engine(ctx context.Context, wasm []byte) ([]byte, error) {
+	return Reactor(ctx, wasm, "unicode")
+}
+
 // packageInit matches the name Go's wasm linker gives a package
 // initialiser: the package path (its slashes made underscores), then
 // ".init", ".init.N" or ".map.init.N". A method named init has a type

@@ -42,7 +42,7 @@ func Build(root, out string) error {
 	if err != nil {
 		return err
 	}
-	snap, err := wasmsnap.Reactor(context.Background(), raw)
+	snap, err := wasmsnap.Engine(context.Background(), raw)
 	if err != nil {
 		return fmt.Errorf("snapshot of %s: %v", out, err)
 	}

@@ -1,4 +1,4 @@
-// Command wasmsnap writes the snapshot of a WASI reactor module (package
+// Command wasmsnap writes the snapshot of the engine module (package
 // wasmsnap): its _initialize run once at build time, the state it leaves
 // shipped as the module's data.
 //
@@ -24,9 +24,7 @@ func main() {
 	}
 	wasm, err := os.ReadFile(*in)
 	if err == nil {
-		// The engine rebuilds unicode's two init-time maps (FoldCategory,
-		// FoldScript) at its first call: wasm/main.go rehashInitMaps.
-		wasm, err = wasmsnap.Reactor(context.Background(), wasm, "unicode")
+		wasm, err = wasmsnap.Engine(context.Background(), wasm)
 	}
 	if err == nil {
 		err = os.WriteFile(*out, wasm, 0o644)
