@@ -9,7 +9,7 @@ import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
 // The runtime's own file, chosen by package.json "imports" conditions
 // (node, deno, bun, browser, default): each runtime loads only its code.
-import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync } from '#platform';
+import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync, replyJSONText } from '#platform';
 import { WorkerEngine } from './src/worker.js';
 import { startWatch, DEFAULT_MAX_WATCHERS } from './src/watch.js';
 import { recordingFS, DiscoveryTracker, watchedDiscover } from './src/deps.js';
@@ -107,7 +107,7 @@ export function createSkilldex(opts = {}) {
       }
       const engine = opts.worker
         ? new WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })
-        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr, sha256: sha256Sync });
+        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr, sha256: sha256Sync, jsonText: replyJSONText });
       engineRef = engine;
       return { engine, processDefaults: !opts.fs, base: opts.fs ? undefined : fs };
     })());
@@ -134,8 +134,7 @@ export function createSkilldex(opts = {}) {
   /** @param {import('./index.js').Request} request */
   const run = async (request) => {
     const { engine } = await init();
-    if (engine instanceof WorkerEngine) return engine.callValue(JSON.stringify(request), parse);
-    return parse(await engine.call(JSON.stringify(request)));
+    return engine.callValue(JSON.stringify(request), parse);
   };
 
   /** @type {ReturnType<typeof recordingFS> | undefined} */

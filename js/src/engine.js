@@ -480,7 +480,10 @@ export class Engine {
    * engine module, not lazily.
    * @param {{fs: import('../index.js').FileSystem, module: () => Promise<WebAssembly.Module>,
    *   frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync?: (() => WebAssembly.Module) | null,
-   *   stderr?: (text: string) => void, sha256?: ((data: Uint8Array) => Uint8Array | null) | null}} opts
+   *   stderr?: (text: string) => void, sha256?: ((data: Uint8Array) => Uint8Array | null) | null,
+   *   jsonText?: ((reply: Uint8Array) => string) | null}} opts
+   *   jsonText: the runtime's quickest text of a reply for JSON.parse (callValue), where
+   *   TextDecoder is slow (platform/node.js); white space may follow the JSON
    */
   constructor(opts) {
     checkFileSystem(opts.fs);
@@ -495,6 +498,7 @@ export class Engine {
     this.fmInstances = 0;
     this.onStderr = opts.stderr;
     this.sha256 = opts.sha256 ?? null;
+    this.jsonText = opts.jsonText ?? ((/** @type {Uint8Array} */ b) => decoder.decode(b));
     /** @type {Promise<unknown>} */
     this.tail = Promise.resolve();
     /** @type {{exports: any, memory: WebAssembly.Memory} | null} */
@@ -674,9 +678,24 @@ export class Engine {
    * @returns {Promise<string>}
    */
   call(request) {
-    const run = this.tail.then(() => this.callNow(request, false));
+    const run = this.tail.then(() => this.callNow(request, 'text'));
     this.tail = run.catch(() => {});
     return /** @type {Promise<string>} */ (run);
+  }
+
+  /**
+   * The same as call, the reply given to parse (a JSON.parse that may
+   * throw) and its value returned. The text parse gets is jsonText's, read
+   * straight from the module's memory: it may end in white space, and is
+   * not the reply string call returns.
+   * @template T
+   * @param {string} request @param {(text: string) => T} parse
+   * @returns {Promise<T>}
+   */
+  callValue(request, parse) {
+    const run = this.tail.then(async () => parse(/** @type {string} */ (await this.callNow(request, 'json'))));
+    this.tail = run.catch(() => {});
+    return run;
   }
 
   /**
@@ -686,7 +705,7 @@ export class Engine {
    * @returns {Promise<Uint8Array>}
    */
   callBytes(request) {
-    const run = this.tail.then(() => this.callNow(request, true));
+    const run = this.tail.then(() => this.callNow(request, 'bytes'));
     this.tail = run.catch(() => {});
     return /** @type {Promise<Uint8Array>} */ (run);
   }
@@ -700,8 +719,11 @@ export class Engine {
     return run;
   }
 
-  /** @param {string} request @param {boolean} asBytes */
-  async callNow(request, asBytes) {
+  /**
+   * @param {string} request
+   * @param {'text' | 'json' | 'bytes'} as the reply string, jsonText's text of it, or a copy of its bytes
+   */
+  async callNow(request, as) {
     this.inst ??= await this.instantiate();
     const { exports: ex, memory } = this.inst;
     const req = encoder.encode(request);
@@ -720,7 +742,7 @@ export class Engine {
       const rp = Number(BigInt.asUintN(64, r) >> 32n);
       const rn = Number(BigInt.asUintN(32, r));
       const view = new Uint8Array(memory.buffer, rp, rn);
-      reply = asBytes ? view.slice() : decoder.decode(view);
+      reply = as === 'bytes' ? view.slice() : as === 'json' ? this.jsonText(view) : decoder.decode(view);
     } catch (e) {
       if (e instanceof SkilldexError) throw e;
       throw this.crash(e);

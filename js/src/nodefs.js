@@ -25,16 +25,28 @@ const kernelDescriptors = (fs, runtimeFS) =>
   runtimeFS != null && ['openSync', 'readSync', 'fstatSync', 'closeSync', 'readlinkSync'].every((m) => typeof fs[m] === 'function' && fs[m] === runtimeFS[m]);
 
 /**
+ * Whether the host path name (bytes) lies under /proc or /sys, whose files
+ * report sizes (0, 4096) that are not their lengths, and whose reads may
+ * stop short of the end.
+ * @param {Uint8Array} name
+ */
+const pseudo = (name) =>
+  name[0] === 0x2f &&
+  ((name[1] === 0x70 && name[2] === 0x72 && name[3] === 0x6f && name[4] === 0x63 && name[5] === 0x2f) || // /proc/
+    (name[1] === 0x73 && name[2] === 0x79 && name[3] === 0x73 && name[4] === 0x2f)); // /sys/
+
+/**
  * Read the open file fd (whose fstat size is size) into buf with fs's
- * readSync; the file's size, more than buf.length when it goes on. Both
- * node:fs hosts (this file and denofs.js) read an opened file this way.
+ * readSync, its first got bytes already there; the file's size, more than
+ * buf.length when it goes on. Both node:fs hosts (this file and denofs.js)
+ * read an opened file this way.
  * @param {{readSync: typeof import('node:fs').readSync}} fs
  * @param {number} fd @param {number} size @param {Uint8Array} buf
  * @param {Uint8Array} probe 8 bytes of scratch
+ * @param {number} [got] bytes already read into buf
  * @returns {number}
  */
-export function readOpenFile(fs, fd, size, buf, probe) {
-  let got = 0;
+export function readOpenFile(fs, fd, size, buf, probe, got = 0) {
   while (got < buf.length) {
     const n = fs.readSync(fd, buf, got, buf.length - got, got);
     if (n === 0) break;
@@ -151,6 +163,56 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
   };
 
   /**
+   * The open file fd, checked as a regular file: its stat.
+   * @param {number} fd
+   */
+  const regular = (fd) => {
+    const st = fs.fstatSync(fd);
+    if (st.isDirectory()) throw withCode(new Error('EISDIR: illegal operation on a directory'), 'EISDIR');
+    if (!st.isFile()) throw withCode(new Error('EINVAL: not a regular file'), 'EINVAL');
+    return st;
+  };
+
+  /**
+   * readFileWithin over the runtime's own descriptors where the kernel
+   * names them (the usual case on Linux): the kernel's name for fd must lie
+   * inside within; then a read at offset 0 (pread). fstat only when that
+   * read cannot settle it alone (ABI.md#read_file_within): a short read
+   * (0 < n < buf.length) comes from a regular file, whose short read is its
+   * end, since pread fails on a directory (EISDIR) and on FIFOs, sockets
+   * and terminals (ESPIPE); an error, an empty read or a full buffer asks
+   * fstat for the type and the size, as does a file under /proc or /sys,
+   * whose reads may stop short of the end. Errors come in fstat's order
+   * (EISDIR, EINVAL before EXDEV). -1: /proc cannot name fd.
+   * @param {number} fd @param {Uint8Array | string} within @param {Uint8Array} buf
+   */
+  const readNamedWithin = (fd, within, buf) => {
+    let name;
+    try {
+      const link = /** @type {Uint8Array} */ (fs.readlinkSync('/proc/self/fd/' + fd, { encoding: 'buffer' }));
+      name = B.from(link.buffer, link.byteOffset, link.byteLength); // a Buffer (Deno's node:fs gives a Uint8Array)
+    } catch {
+      procFD = false;
+      return -1;
+    }
+    const v = virtual(name);
+    if (v === null || !inside(v, within)) {
+      regular(fd);
+      throw withCode(new Error('EXDEV: the file opened lies outside ' + String(within)), 'EXDEV');
+    }
+    let n;
+    try {
+      n = fs.readSync(fd, buf, 0, buf.length, 0);
+    } catch (e) {
+      regular(fd);
+      throw e;
+    }
+    if (n > 0 && n < buf.length && !pseudo(name)) return n;
+    const st = regular(fd);
+    return n === 0 && buf.length > 0 ? 0 : readOpenFile(fs, fd, st.size, buf, probe, n);
+  };
+
+  /**
    * The engine path of a host realpath, or null outside the served tree.
    * @param {Buffer} r
    * @returns {Uint8Array | null}
@@ -211,6 +273,10 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
     readFileWithin(within, p, buf) {
       const fd = fs.openSync(host(p), openFlags);
       try {
+        if (trustFD && procFD) {
+          const n = readNamedWithin(fd, within, buf);
+          if (n >= 0) return n;
+        }
         const st = fs.fstatSync(fd);
         if (st.isDirectory()) throw withCode(new Error('EISDIR: illegal operation on a directory'), 'EISDIR');
         if (!st.isFile()) throw withCode(new Error('EINVAL: not a regular file'), 'EINVAL');

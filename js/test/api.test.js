@@ -51,6 +51,23 @@ test('discover: no default context with a custom fs (S1)', async () => {
   assert.deepEqual(await bare.discover({ cwd: '/', home: '/h' }), { skills: [], warnings: [], shadowed: [], digest: '8679df201f14da45' });
 });
 
+test('discover: a reply over 128 KiB, ASCII or not, has the value JSON.parse gives the raw reply (issue 13)', async () => {
+  // Node decodes such replies its own way (platform/node.js replyJSONText):
+  // an ASCII one as Latin-1, padded past 1,031,913 bytes when shorter.
+  for (const [count, words, least] of [[300, 'plain words', 128 * 1024], [300, 'café, naïve ✓ 技能', 128 * 1024], [1200, 'plain words', 0xfbee9 + 1]]) {
+    const m = new MemoryFS();
+    for (let i = 0; i < count; i++) m.writeFile(`/h/.claude/skills/s${i}/SKILL.md`, `---\nname: s${i}\ndescription: ${words} ${'x'.repeat(600)}\n---\n`);
+    const s = createSkilldex({ fs: m, cwd: '/', home: '/h' });
+    const raw = await s.call({ op: 'discover', cwd: '/', home: '/h' });
+    assert.ok(new TextEncoder().encode(raw).length > least, `${count} skills: ${raw.length} characters`);
+    const value = await s.discover();
+    assert.equal(value.skills.length, count);
+    assert.equal(value.skills[0].description.startsWith(words), true);
+    assert.equal(JSON.stringify(value), JSON.stringify(JSON.parse(raw))); // keys in the same order
+    assert.equal(raw, JSON.stringify(JSON.parse(raw)), 'call() returns the reply as it is, with nothing after it');
+  }
+});
+
 test('scanDir (S28)', async () => {
   const r = await sk.scanDir('/home/u/.claude/skills', { source: 'claude:user' });
   assert.deepEqual(Object.keys(r), ['skills', 'warnings']);

@@ -142,6 +142,57 @@ test('createNodeFS: readFileWithin trusts the kernel\'s name of a descriptor onl
   assert.equal(wrappedCount.lstats, 1);
 });
 
+test('readFileWithin of the default filesystem: every outcome of ABI.md#read_file_within, whatever the read alone shows (S44, issue 13)', { skip: !fs.existsSync('/proc/self/fd') && 'no /proc' }, async () => {
+  const { defaultFileSystem } = await import('#platform');
+  const { spawnSync } = await import('node:child_process');
+  const dir = path.join(tmp, 'outcomes');
+  const w = path.join(dir, 'w');
+  fs.mkdirSync(path.join(w, 'sub'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'outdir'));
+  fs.writeFileSync(path.join(w, 'small'), 'small file');
+  fs.writeFileSync(path.join(w, 'exact'), 'x'.repeat(16));
+  fs.writeFileSync(path.join(w, 'big'), 'y'.repeat(5000));
+  fs.writeFileSync(path.join(w, 'empty'), '');
+  fs.writeFileSync(path.join(dir, 'outside'), 'OUTSIDE');
+  fs.symlinkSync('../outside', path.join(w, 'out'));
+  fs.symlinkSync('../outdir', path.join(w, 'outdirlink'));
+  fs.symlinkSync('small', path.join(w, 'in'));
+  const fifo = spawnSync('mkfifo', [path.join(w, 'fifo')]).status === 0 && spawnSync('mkfifo', [path.join(dir, 'outfifo')]).status === 0;
+  if (fifo) fs.symlinkSync('../outfifo', path.join(w, 'outfifolink'));
+  const d = /** @type {any} */ (defaultFileSystem());
+  const within = Buffer.from(w);
+  const read = (/** @type {string} */ p, /** @type {number} */ cap, /** @type {Uint8Array} */ wi = within) => {
+    const buf = new Uint8Array(cap);
+    try {
+      const size = d.readFileWithin(wi, Buffer.from(p), buf);
+      return [size, Buffer.from(buf.subarray(0, Math.min(size, cap))).toString()];
+    } catch (e) {
+      return /** @type {any} */ (e).code;
+    }
+  };
+  const cases = [
+    // name, cap, outcome: [size, the bytes written] or the error's code
+    ['small', 64, [10, 'small file']],
+    ['small', 4, [10, 'smal']],
+    ['small', 0, [10, '']],
+    ['exact', 16, [16, 'x'.repeat(16)]],
+    ['big', 4096, [5000, 'y'.repeat(4096)]],
+    ['empty', 64, [0, '']],
+    ['in', 64, [10, 'small file']],
+    ['out', 64, 'EXDEV'],
+    ['sub', 64, 'EISDIR'],
+    ['outdirlink', 64, 'EISDIR'], // a directory is EISDIR wherever it lies, as fstat first would say
+    ['missing', 64, 'ENOENT'],
+    ...(fifo ? [['fifo', 64, 'EINVAL'], ['outfifolink', 64, 'EINVAL']] : []),
+  ];
+  for (const [name, cap, want] of cases) assert.deepEqual(read(path.join(w, /** @type {string} */ (name)), /** @type {number} */ (cap)), want, `${name} into ${cap}`);
+  // A /proc file reports size 0 and may stop a read short of its end: it is read to its end.
+  const cmdline = fs.readFileSync('/proc/self/cmdline').toString();
+  assert.deepEqual(read('/proc/self/cmdline', 65536, Buffer.from('/proc')), [Buffer.byteLength(cmdline), cmdline]);
+  const [size] = read('/proc/self/cmdline', 2, Buffer.from('/proc'));
+  assert.ok(size > 2, `a /proc file larger than the buffer reports more: ${size}`);
+});
+
 test('createDenoFS, Deno\'s default: every answer as createNodeFS\'s (S2, S44)', { skip: !globalThis.Deno && 'Deno only' }, async () => {
   const { createDenoFS } = await import('../src/denofs.js');
   const { spawnSync } = await import('node:child_process');

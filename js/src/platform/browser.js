@@ -37,3 +37,6 @@ export const defaultHome = () => undefined;
  * @type {null | ((data: Uint8Array) => Uint8Array | null)}
  */
 export const sha256Sync = null;
+
+/** TextDecoder, the engine's default (engine.js jsonText). */
+export const replyJSONText = null;

@@ -67,3 +67,6 @@ export const sha256Sync = (data) => {
   );
   return null;
 };
+
+/** Deno's TextDecoder is quick at any size: the engine's default (engine.js jsonText). */
+export const replyJSONText = null;
