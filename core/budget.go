@@ -34,6 +34,9 @@ const budgetCutChars = 200
 
 // applyReplyBudget reduces res as the package comment above says.
 func applyReplyBudget(res *Result) {
+	if resultBound(res) <= MaxReplyBytes {
+		return // the usual case, known without measuring every string's escapes
+	}
 	size := resultSize(res)
 	if size <= MaxReplyBytes {
 		return
@@ -108,6 +111,33 @@ func resultSize(res *Result) int {
 	for _, s := range res.Shadowed {
 		n += 64 + jsonStringSize(s.Name) + jsonStringSize(s.FilePath) + jsonStringSize(s.Source) +
 			jsonStringSize(s.Reason) + jsonStringSize(s.Winner)
+	}
+	return n
+}
+
+// resultBound is a coarser upper bound of the JSON of res than resultSize,
+// from string lengths alone: no byte becomes more than six in a JSON string
+// (a control character's \uXXXX; a byte of invalid UTF-8 becomes the three
+// of U+FFFD). Measuring every string exactly cost 3% of discovery in the
+// wasm module (issue 13), for replies that are nearly always far below the
+// budget; resultSize runs only when this bound is over it.
+func resultBound(res *Result) int {
+	n := 64
+	for i := range res.Skills {
+		s := &res.Skills[i]
+		n += replyOverhead + frontmatterSize(s.Frontmatter) + 9*2 + 6*(len(s.Name)+len(s.Description)+
+			len(s.FilePath)+len(s.BaseDir)+len(s.Source)+len(s.Provider)+len(s.ProviderName)+len(s.Level)+len(s.SourcePath))
+		for _, l := range [][]string{s.Contexts, s.Globs} {
+			for _, x := range l {
+				n += 3 + 6*len(x)
+			}
+		}
+	}
+	for _, w := range res.Warnings {
+		n += 36 + 6*(len(w.SkillPath)+len(w.Message))
+	}
+	for _, s := range res.Shadowed {
+		n += 74 + 6*(len(s.Name)+len(s.FilePath)+len(s.Source)+len(s.Reason)+len(s.Winner))
 	}
 	return n
 }

@@ -50,6 +50,26 @@ func FuzzJSONStringSize(f *testing.F) {
 	})
 }
 
+// FuzzResultBound: the reply budget's quick bound (resultBound) is never
+// below its exact one (resultSize), whatever the strings hold; else
+// applyReplyBudget could skip a reply that is over the budget.
+func FuzzResultBound(f *testing.F) {
+	for _, s := range []string{"", "plain", "\x01\x02\x1f", "\xff\xfe\xfd", "\"\\", "é😀"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		res := &Result{
+			Skills: []Skill{{Name: a, Description: b, FilePath: a + b, BaseDir: b, Source: a, Provider: b,
+				ProviderName: a, Level: b, SourcePath: a, Frontmatter: &Map{}, Contexts: []string{a, b}, Globs: []string{b}}},
+			Warnings: []Warning{{a, b}},
+			Shadowed: []Shadowed{{Name: a, FilePath: b, Source: a, Reason: b, Winner: a}},
+		}
+		if bound, exact := resultBound(res), resultSize(res); bound < exact {
+			t.Fatalf("resultBound = %d < resultSize = %d for %q, %q", bound, exact, a, b)
+		}
+	})
+}
+
 // FuzzRuneCount: runeCount is utf8.RuneCountInString (S45's description
 // bound counts characters with it).
 func FuzzRuneCount(f *testing.F) {

@@ -50,7 +50,7 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 			}
 			out := scanRoot(fsys, spec)
 			found += len(out.skills)
-			if rootScanned != nil {
+			if rootScanned != nil && len(out.skills) > 0 { // a root without skills allocated little
 				rootScanned()
 			}
 			roots = append(roots, scanned{p: p, spec: item.spec, out: out})
@@ -63,7 +63,7 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 		out := scanRoot(fsys, spec)
 		found += len(out.skills)
 		custom = append(custom, scanned{spec: spec, out: out})
-		if rootScanned != nil {
+		if rootScanned != nil && len(out.skills) > 0 {
 			rootScanned()
 		}
 	}
@@ -118,10 +118,12 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 }
 
 // rootScanned, when set, runs after each skills root a discovery scans
-// ([UseRootScanned]).
+// that held a skill ([UseRootScanned]).
 var rootScanned func()
 
-// UseRootScanned makes f run after each skills root a discovery scans. The
+// UseRootScanned makes f run after each skills root a discovery scans that
+// held a skill (most roots of a context do not exist; a collection's check
+// costs the module a stop of the world, issue 13). The
 // wasm module collects garbage there when a discovery has allocated a lot:
 // within one of its calls the Go runtime completes no collection of its
 // own, so a 10,000-skill discovery otherwise holds all it ever allocated.

@@ -156,11 +156,19 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 	}
 	yamlBytes := data[bom+span.yamlStart : bom+span.yamlEnd]
 	if !bytes.HasPrefix(yamlBytes, utf8BOM) { // DecodeText would drop it; the whole file's decoding keeps it
-		yamlText := DecodeText(yamlBytes)
+		// Plain ASCII (the usual frontmatter) is its own S4 decoding, and
+		// the scanner's character check passes it: one pass tells both.
+		plain := plainASCIIRun(yamlBytes) == len(yamlBytes)
+		var yamlText string
+		if plain {
+			yamlText = string(yamlBytes)
+		} else {
+			yamlText = DecodeText(yamlBytes)
+		}
 		if len(yamlText) > MaxFrontmatterBytes {
 			return &Map{}, nil, fmrules.SizeReject(path, span.line, len(yamlText))
 		}
-		if fast != nil && fast.scan(yamlText) {
+		if fast != nil && fast.scan(yamlText, plain) {
 			return nil, nil, ""
 		}
 		if m, ok := scanFrontmatter(yamlText); ok {

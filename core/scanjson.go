@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -49,11 +50,12 @@ type jsonSpan struct {
 }
 
 // scan writes the JSON of the mapping src (YAML text after S4 decoding) into
-// j.w.B and reports whether src is on the direct path.
-func (j *frontmatterJSON) scan(src string) bool {
+// j.w.B and reports whether src is on the direct path. plain says that src
+// is known to pass scanChars (plainASCIIRun covers it).
+func (j *frontmatterJSON) scan(src string, plain bool) bool {
 	j.w.B = j.w.B[:0]
 	j.tops = j.tops[:0]
-	if !scanChars(src) {
+	if !plain && !scanChars(src) {
 		return false
 	}
 	s := yamlScanner{src: src}
@@ -216,14 +218,45 @@ func (j *frontmatterJSON) plain(text string) bool {
 	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0 && !(c == '-' && len(text) > 1 && text[1] != ' ') {
 		return false
 	}
-	if i := strings.Index(text, " #"); i >= 0 {
-		text = text[:i]
-	}
-	text = strings.TrimRight(text, " ")
-	if strings.Contains(text, ": ") || strings.HasSuffix(text, ":") {
+	end, ok := plainEnd(text)
+	if !ok {
 		return false
 	}
-	return j.scalar(text)
+	return j.scalar(strings.TrimRight(text[:end], " "))
+}
+
+// plainEnd is where the plain scalar text ends: at its first " #" (a
+// comment), else at its end. ok is false when, before that, it holds ": "
+// or ends in ':' once trailing spaces are cut, which scanPlain declines:
+// that is a ':' followed by a space or by the end. It is one pass where
+// strings.Index and strings.Contains made three, and skips eight bytes
+// at a time while they hold neither ':' nor '#' (issue 13).
+func plainEnd(text string) (end int, ok bool) {
+	for i := 0; i < len(text); i++ {
+		for i+8 <= len(text) {
+			w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+				uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+			if m := jsontext.Bytes8Equal(w, ':') | jsontext.Bytes8Equal(w, '#'); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i == len(text) {
+			break
+		}
+		switch text[i] {
+		case ':':
+			if i+1 == len(text) || text[i+1] == ' ' {
+				return 0, false
+			}
+		case '#':
+			if i > 0 && text[i-1] == ' ' {
+				return i - 1, true
+			}
+		}
+	}
+	return len(text), true
 }
 
 // scalar writes the JSON of a plain scalar as fmrules.ResolveScalar resolves it.
@@ -232,11 +265,20 @@ func (j *frontmatterJSON) scalar(text string) bool {
 		j.w.Str(text) // ResolveScalar's last case: a string
 		return true
 	}
-	_, v, _ := fmrules.ResolveScalar("", text)
-	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0) || f == 0 && math.Signbit(f)) {
-		return false // compactMap keeps such a number as a tree
+	// writeValue of ResolveScalar's value, without boxing it.
+	switch tag, f, b, _ := fmrules.ResolveScalarParts("", text); tag {
+	case fmrules.TagNull:
+		j.w.Raw("null")
+	case fmrules.TagBool:
+		j.w.Bool(b)
+	case fmrules.TagInt, fmrules.TagFloat:
+		if math.IsNaN(f) || math.IsInf(f, 0) || f == 0 && math.Signbit(f) {
+			return false // compactMap keeps such a number as a tree
+		}
+		j.w.Num(f)
+	default: // the text as written
+		j.w.Str(text)
 	}
-	writeValue(&j.w, v)
 	return true
 }
 

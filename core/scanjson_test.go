@@ -17,7 +17,7 @@ import (
 func checkDirect(t testing.TB, src string) bool {
 	t.Helper()
 	var j frontmatterJSON
-	ok := j.scan(src)
+	ok := j.scan(src, plainASCIIRun(src) == len(src))
 	m, refOK := scanFrontmatter(src)
 	if !ok {
 		if refOK && compactMap(m).raw != "" && !repeatsKey(src, m) && !manyKeys(m) {

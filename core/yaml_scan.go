@@ -207,19 +207,19 @@ func scanChars(src string) bool { return firstDeclinedChar(src) < 0 }
 // firstDeclinedChar returns the offset of the first character scanChars
 // declines in src, or -1.
 func firstDeclinedChar(src string) int {
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if c < utf8.RuneSelf {
-			if c < ' ' && c != '\n' || c == 0x7F {
-				return i
-			}
-			continue
+	for i := 0; i < len(src); {
+		i += plainASCIIRun(src[i:]) // nothing to decline there, eight bytes at a time
+		if i == len(src) {
+			break
+		}
+		if src[i] < utf8.RuneSelf {
+			return i // a control character or DEL
 		}
 		r, size := utf8.DecodeRuneInString(src[i:])
 		if r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == utf8.RuneError {
 			return i
 		}
-		i += size - 1
+		i += size
 	}
 	return -1
 }
@@ -228,25 +228,35 @@ func firstDeclinedChar(src string) int {
 type yamlScanner struct {
 	src string
 	pos int // the start of the current line
+	// The end of the line starting at lineAt (the index of its '\n', or
+	// len(src)), found by line() for advance(), which would search for it
+	// again: in wasm each search is a call and a loop (issue 13).
+	lineAt, lineEnd int
 }
 
 func (s *yamlScanner) eof() bool { return s.pos >= len(s.src) }
 
 // line returns the current line without its line break.
 func (s *yamlScanner) line() string {
-	rest := s.src[s.pos:]
-	if i := strings.IndexByte(rest, '\n'); i >= 0 {
-		return rest[:i]
+	return s.src[s.pos:s.end()]
+}
+
+// end returns the end of the current line: the index of its '\n', or
+// len(src).
+func (s *yamlScanner) end() int {
+	if s.lineAt == s.pos && s.lineEnd > 0 {
+		return s.lineEnd
 	}
-	return rest
+	e := len(s.src)
+	if i := strings.IndexByte(s.src[s.pos:], '\n'); i >= 0 {
+		e = s.pos + i
+	}
+	s.lineAt, s.lineEnd = s.pos, e
+	return e
 }
 
 func (s *yamlScanner) advance() {
-	if i := strings.IndexByte(s.src[s.pos:], '\n'); i >= 0 {
-		s.pos += i + 1
-	} else {
-		s.pos = len(s.src)
-	}
+	s.pos = min(s.end()+1, len(s.src))
 }
 
 // skipBlank moves past blank lines and reports whether a line remains.

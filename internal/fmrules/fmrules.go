@@ -89,42 +89,60 @@ const (
 // only fits a uint64, which yaml.v3 does not turn into a float for an
 // explicit !!float.
 func ResolveScalar(tag, in string) (rtag string, v any, unsigned bool) {
+	rtag, f, b, unsigned := ResolveScalarParts(tag, in)
+	switch rtag {
+	case TagNull:
+		return rtag, nil, unsigned
+	case TagBool:
+		return rtag, b, unsigned
+	case TagInt, TagFloat:
+		return rtag, f, unsigned
+	}
+	return rtag, in, unsigned // TagStr, TagTimestamp: the text as written
+}
+
+// ResolveScalarParts is ResolveScalar without boxing its value: a !!bool
+// is b, an !!int or !!float is f, a !!null nothing, and any other tag
+// (!!str, !!timestamp) stands for in itself. Boxing in as an interface
+// allocated in the wasm module's hot path for every plain value that looks
+// like a number or a keyword and is not one (issue 13).
+func ResolveScalarParts(tag, in string) (rtag string, f float64, b bool, unsigned bool) {
 	if tag == TagStr || tag == TagBinary {
-		return TagStr, in, false
+		return TagStr, 0, false, false
 	}
 	if in == "" {
-		return TagNull, nil, false
+		return TagNull, 0, false, false
 	}
 	switch c := in[0]; {
 	case c == '.':
 		switch in {
 		case ".nan", ".NaN", ".NAN":
-			return TagFloat, math.NaN(), false
+			return TagFloat, math.NaN(), false, false
 		case ".inf", ".Inf", ".INF":
-			return TagFloat, math.Inf(1), false
+			return TagFloat, math.Inf(1), false, false
 		}
 		if f, err := strconv.ParseFloat(in, 64); err == nil {
-			return TagFloat, f, false
+			return TagFloat, f, false, false
 		}
 	case c == '~' || c == 'n' || c == 'N' || c == 't' || c == 'T' || c == 'f' || c == 'F':
 		switch in {
 		case "~", "null", "Null", "NULL":
-			return TagNull, nil, false
+			return TagNull, 0, false, false
 		case "true", "True", "TRUE":
-			return TagBool, true, false
+			return TagBool, 0, true, false
 		case "false", "False", "FALSE":
-			return TagBool, false, false
+			return TagBool, 0, false, false
 		}
 	case c == '+' || c == '-' || c >= '0' && c <= '9':
 		switch in {
 		case "+.inf", "+.Inf", "+.INF":
-			return TagFloat, math.Inf(1), false
+			return TagFloat, math.Inf(1), false, false
 		case "-.inf", "-.Inf", "-.INF":
-			return TagFloat, math.Inf(-1), false
+			return TagFloat, math.Inf(-1), false, false
 		}
 		if tag == "" || tag == TagTimestamp {
 			if IsTimestamp(in) {
-				return TagTimestamp, in, false // the string as written (SPEC S6)
+				return TagTimestamp, 0, false, false // the string as written (SPEC S6)
 			}
 		}
 		plain := strings.ReplaceAll(in, "_", "")
@@ -133,50 +151,50 @@ func ResolveScalar(tag, in string) (rtag string, v any, unsigned bool) {
 		} else if IsLeadingZeroInt(plain) {
 			// YAML 1.2 core: [-+]?[0-9]+ is decimal, even with leading zeros.
 			if i, err := strconv.ParseInt(plain, 10, 64); err == nil {
-				return TagInt, float64(i), false
+				return TagInt, float64(i), false, false
 			}
 			if u, err := strconv.ParseUint(strings.TrimPrefix(plain, "+"), 10, 64); err == nil {
-				return TagInt, float64(u), true
+				return TagInt, float64(u), false, true
 			}
 		} else {
 			if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
-				return TagInt, float64(i), false
+				return TagInt, float64(i), false, false
 			}
 			if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
-				return TagInt, float64(u), true
+				return TagInt, float64(u), false, true
 			}
 		}
 		if isFloat(plain) {
 			if f, err := strconv.ParseFloat(plain, 64); err == nil {
-				return TagFloat, f, false
+				return TagFloat, f, false, false
 			}
 		}
 		if rest, ok := strings.CutPrefix(plain, "0b"); ok {
 			if i, err := strconv.ParseInt(rest, 2, 64); err == nil {
-				return TagInt, float64(i), false
+				return TagInt, float64(i), false, false
 			}
 			if u, err := strconv.ParseUint(rest, 2, 64); err == nil {
-				return TagInt, float64(u), true
+				return TagInt, float64(u), false, true
 			}
 		} else if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
 			if i, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
-				return TagInt, float64(i), false
+				return TagInt, float64(i), false, false
 			}
 		}
 		if rest, ok := strings.CutPrefix(plain, "0o"); ok {
 			if i, err := strconv.ParseInt(rest, 8, 64); err == nil {
-				return TagInt, float64(i), false
+				return TagInt, float64(i), false, false
 			}
 			if u, err := strconv.ParseUint(rest, 8, 64); err == nil {
-				return TagInt, float64(u), true
+				return TagInt, float64(u), false, true
 			}
 		} else if rest, ok := strings.CutPrefix(plain, "-0o"); ok {
 			if i, err := strconv.ParseInt("-"+rest, 8, 64); err == nil {
-				return TagInt, float64(i), false
+				return TagInt, float64(i), false, false
 			}
 		}
 	}
-	return TagStr, in, false
+	return TagStr, 0, false, false
 }
 
 // maybeInt reports whether s has only the bytes an integer strconv parses

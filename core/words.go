@@ -1,0 +1,43 @@
+package core
+
+import (
+	"math/bits"
+
+	"github.com/skilldex/skilldex/internal/jsontext"
+)
+
+// In the wasm module every byte loop costs several instructions a byte
+// (no SIMD), and the same frontmatter bytes are looked at by several
+// passes (S4's decoding, the subset's character check, the JSON writer).
+// Most frontmatter is plain ASCII, so one pass asks that question eight
+// bytes at a time, and the passes after it are skipped when the answer is
+// yes (issue 13). The eight single-byte loads below combine into one 64-bit
+// load, in wasm too (the compiler's memcombine pass).
+
+// plainASCIIRun returns how many bytes at the start of s are ASCII other
+// than control characters, LF excepted: text that S4's decoding leaves as
+// it is (no CR, no BOM, nothing invalid) and in which the scanner's
+// character check (firstDeclinedChar) declines nothing.
+func plainASCIIRun[T string | []byte](s T) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if m := notPlainASCII8(w); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < ' ' && c != '\n' || c >= 0x7F {
+			break
+		}
+	}
+	return i
+}
+
+// notPlainASCII8 marks (bit 7 of each byte) the bytes of the eight in w
+// that plainASCIIRun stops at.
+func notPlainASCII8(w uint64) uint64 {
+	const high = 0x8080808080808080
+	return w&high | jsontext.Bytes8Below(w, ' ')&^jsontext.Bytes8Equal(w, '\n') | jsontext.Bytes8Equal(w, 0x7F)
+}
