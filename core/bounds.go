@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skilldex/skilldex/internal/jsontext"
 )
 
 // Bounds on what one skill may put in a result (SPEC S45), so that no tree
@@ -45,6 +47,20 @@ func isControl(r rune) bool {
 // hasControl reports whether s holds a character isControl names.
 func hasControl(s string) bool {
 	for i := 0; i < len(s); i++ {
+		// Skip eight bytes at a time while none is below 0x20, DEL or
+		// 0xC2 (which leads C1 characters).
+		for i+8 <= len(s) {
+			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if m := jsontext.Bytes8Below(w, 0x20) | jsontext.Bytes8Equal(w, 0x7F) | jsontext.Bytes8Equal(w, 0xC2); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
 			return true

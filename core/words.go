@@ -41,3 +41,43 @@ func notPlainASCII8(w uint64) uint64 {
 	const high = 0x8080808080808080
 	return w&high | jsontext.Bytes8Below(w, ' ')&^jsontext.Bytes8Equal(w, '\n') | jsontext.Bytes8Equal(w, 0x7F)
 }
+
+// indexLineBreak is the index of the first '\n' or '\r' in s, or -1: one
+// pass where two IndexByte calls made two (in wasm each is a call into a
+// four-bytes-at-a-time loop).
+func indexLineBreak[T string | []byte](s T) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if m := jsontext.Bytes8Equal(w, '\n') | jsontext.Bytes8Equal(w, '\r'); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] == '\n' || s[i] == '\r' {
+			return i
+		}
+	}
+	return -1
+}
+
+// indexNewline is strings.IndexByte(s, '\n') without the call into
+// assembly, which costs more than the search on the short lines of a
+// frontmatter.
+func indexNewline(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if m := jsontext.Bytes8Equal(w, '\n'); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] == '\n' {
+			return i
+		}
+	}
+	return -1
+}

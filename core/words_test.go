@@ -123,3 +123,42 @@ func FuzzPlainEnd(f *testing.F) {
 		}
 	})
 }
+
+// hasControlByByte is hasControl as first written, one byte at a time.
+func hasControlByByte(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+			return true
+		}
+		if c == 0xc2 && i+1 < len(s) && 0x80 <= s[i+1] && s[i+1] <= 0x9f {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzLineScans checks indexLineBreak, indexNewline and hasControl against
+// their one-byte-at-a-time definitions, at every alignment.
+func FuzzLineScans(f *testing.F) {
+	for _, s := range []string{"", "one line", "a\nb", "crlf here\r\nnext", "lone\rcr", "tab\tand é \u0085 \u00a0 x\x7f", strings.Repeat("x", 20) + "\xc2\x9f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for cut := 0; cut < 8 && cut <= len(s); cut++ {
+			in := s[cut:]
+			if got, want := indexLineBreak(in), strings.IndexAny(in, "\n\r"); got != want {
+				t.Fatalf("indexLineBreak(%q) = %d, want %d", in, got, want)
+			}
+			if got, want := indexLineBreak([]byte(in)), strings.IndexAny(in, "\n\r"); got != want {
+				t.Fatalf("indexLineBreak([]byte(%q)) = %d, want %d", in, got, want)
+			}
+			if got, want := indexNewline(in), strings.IndexByte(in, '\n'); got != want {
+				t.Fatalf("indexNewline(%q) = %d, want %d", in, got, want)
+			}
+			if got, want := hasControl(in), hasControlByByte(in); got != want {
+				t.Fatalf("hasControl(%q) = %v, want %v", in, got, want)
+			}
+		}
+	})
+}

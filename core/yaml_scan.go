@@ -248,7 +248,7 @@ func (s *yamlScanner) end() int {
 		return s.lineEnd
 	}
 	e := len(s.src)
-	if i := strings.IndexByte(s.src[s.pos:], '\n'); i >= 0 {
+	if i := indexNewline(s.src[s.pos:]); i >= 0 {
 		e = s.pos + i
 	}
 	s.lineAt, s.lineEnd = s.pos, e
