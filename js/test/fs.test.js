@@ -186,6 +186,26 @@ test('readFileWithin of the default filesystem: every outcome of ABI.md#read_fil
     ...(fifo ? [['fifo', 64, 'EINVAL'], ['outfifolink', 64, 'EINVAL']] : []),
   ];
   for (const [name, cap, want] of cases) assert.deepEqual(read(path.join(w, /** @type {string} */ (name)), /** @type {number} */ (cap)), want, `${name} into ${cap}`);
+  // Rooted (paths and within are the engine's, under the root), and a
+  // name that is not ASCII (the kernel's name compared as bytes).
+  fs.mkdirSync(path.join(w, 'café'));
+  fs.writeFileSync(path.join(w, 'café/SKILL.md'), 'accent');
+  fs.symlinkSync('../../outside', path.join(w, 'café/out'));
+  const rooted = /** @type {any} */ (createNodeFS(fs, { root: dir }, fs));
+  const readRooted = (/** @type {string} */ wi, /** @type {string} */ p) => {
+    const buf = new Uint8Array(64);
+    try {
+      return Buffer.from(buf.subarray(0, rooted.readFileWithin(Buffer.from(wi), Buffer.from(p), buf))).toString();
+    } catch (e) {
+      return /** @type {any} */ (e).code;
+    }
+  };
+  for (const [wi, p, want] of [
+    ['/w', '/w/small', 'small file'], ['/w/small', '/w/in', 'small file'], ['/w/sm', '/w/small', 'EXDEV'], ['/w', '/w/out', 'EXDEV'],
+    ['/', '/outside', 'OUTSIDE'], ['/w/café', '/w/café/SKILL.md', 'accent'], ['/w/café', '/w/café/out', 'EXDEV'], ['/w/cafe', '/w/café/SKILL.md', 'EXDEV'],
+  ]) assert.equal(readRooted(wi, p), want, `rooted: ${p} within ${wi}`);
+  assert.deepEqual(read(path.join(w, 'café/SKILL.md'), 64, Buffer.from(path.join(w, 'café'))), [6, 'accent']);
+  assert.equal(read(path.join(w, 'café/out'), 64, Buffer.from(path.join(w, 'café'))), 'EXDEV');
   // A /proc file reports size 0 and may stop a read short of its end: it is read to its end.
   const cmdline = fs.readFileSync('/proc/self/cmdline').toString();
   assert.deepEqual(read('/proc/self/cmdline', 65536, Buffer.from('/proc')), [Buffer.byteLength(cmdline), cmdline]);
