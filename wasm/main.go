@@ -67,6 +67,36 @@ func allocated() uint64 {
 	return memStats.TotalAlloc
 }
 
+// readGate is how much traffic (traffic) a call must have seen since the
+// last reading of allocated before the module reads it again. Reading it
+// stops the world and flushes every allocation cache: on a fresh instance
+// in V8 that is about 40 KB of runtime code to compile (and then to
+// optimise, as the loops of readmemstats_m and procresize soon ask for)
+// for a first call on a small workspace (issue 10). Below the gate a call
+// cannot have allocated anything near gcAfter: a discovery allocates about
+// 0.6 bytes per byte of traffic.
+const readGate = 1 << 20
+
+var (
+	// lastAlloc and lastTraffic are allocated and traffic at the last
+	// reading (zero before the first: the heap then holds only what
+	// package initialisation allocated).
+	lastAlloc, lastTraffic uint64
+	// exchanged is the bytes of every request and reply so far.
+	exchanged uint64
+)
+
+// traffic is a measure of the work the module has done, which grows
+// roughly as it allocates and costs nothing to read: the bytes of every
+// request and reply and what the host handed it (hostfs.FS.Traffic).
+func traffic() uint64 { return exchanged + fsys.Traffic() }
+
+// reading reads allocated and remembers it.
+func reading() uint64 {
+	lastAlloc, lastTraffic = allocated(), traffic()
+	return lastAlloc
+}
+
 // keepBuffer is the largest request buffer kept between calls; a larger
 // one is dropped so that one huge request does not pin its memory for the
 // life of the instance.
@@ -85,6 +115,27 @@ func main() {}
 func init() {
 	core.UseFrontmatterParser(parseFrontmatter)
 	core.UseRootScanned(collectDuringScan)
+	reserveStack(stackReserve)
+}
+
+// stackReserve is how deep a stack every call starts with. The exports run
+// on the goroutine that ran the package initialisers, whose stack Go grows
+// by copying (newstack, copystack, and the stack maps and pc tables they
+// read) when a call goes deeper. The module ships as a snapshot taken
+// after initialisation (ABI.md#the-module), so the stack this init leaves
+// is the one every instance starts from: deep enough for a discovery, a
+// first call on a fresh instance copies no stack, and V8 compiles none of
+// that code for it (about 80 KB, issue 10). It costs stackReserve of
+// linear memory, most of it zeros the snapshot does not store.
+const stackReserve = 64 << 10
+
+// reserveStack takes a frame of n bytes, which grows the stack to hold it.
+//
+//go:noinline
+func reserveStack(n int) byte {
+	var frame [stackReserve]byte
+	frame[n%len(frame)] = 1
+	return frame[(n+1)%len(frame)]
 }
 
 // collectAt is allocated() when the running call began or last collected.
@@ -102,9 +153,12 @@ const collectEvery = 10 << 20
 // beside the reply buffer: 10,000 skills took 36-38 MiB of linear memory
 // (issue 13). A workspace of a few thousand skills never reaches it.
 func collectDuringScan() {
-	if a := allocated(); a-collectAt > collectEvery {
+	if traffic()-lastTraffic < readGate {
+		return
+	}
+	if a := reading(); a-collectAt > collectEvery {
 		runtime.GC()
-		collectAt = allocated()
+		collectAt = reading()
 	}
 }
 
@@ -186,13 +240,18 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	if n > 0 && req != nil {
 		in = unsafe.Slice((*byte)(req), n)
 	}
-	before := allocated()
+	// The last reading stands for the call's start: what was allocated
+	// since (by calls that stayed under readGate) counts as the call's own,
+	// which at worst brings a collection forward.
+	before, trafficBefore := lastAlloc, lastTraffic
 	collectAt = before
+	exchanged += uint64(n)
 	response = run(response[:0], in)
+	exchanged += uint64(len(response))
 	if cap(request) > keepBuffer {
 		request = nil
 	}
-	if allocated()-before > gcAfter {
+	if traffic()-trafficBefore >= readGate && reading()-before > gcAfter {
 		runtime.GC()
 	}
 	return pack(response)

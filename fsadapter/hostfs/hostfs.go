@@ -69,6 +69,24 @@ type FS struct {
 	scratch []byte // read_dir and realpath results; grows, never shrinks below scratchSize
 	outLen  uint32
 	outType uint32
+	traffic uint64 // see Traffic
+}
+
+// callTraffic is what [FS.Traffic] counts for one import call besides the
+// bytes it returns: the strings and structs the engine builds around a
+// result (a directory entry, a path) come to about this much.
+const callTraffic = 256
+
+// Traffic is a running measure of what the host has handed the module
+// through f: the bytes of every result (listings, paths, file contents)
+// plus callTraffic per import call. It grows roughly as the engine
+// allocates, at almost no cost, so the module reads the Go runtime's exact
+// allocation counter (which stops the world) only once a call has done
+// enough to be worth a collection (wasm/main.go).
+func (f *FS) Traffic() uint64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.traffic
 }
 
 // scratchSize is the initial scratch buffer: about 2000 directory entries.
@@ -120,11 +138,13 @@ func (f *FS) call5(op, path string, imp func(unsafe.Pointer, uint32, unsafe.Poin
 	for {
 		f.outLen = 0
 		e := imp(strPtr(path), uint32(len(path)), bufPtr(f.scratch), uint32(len(f.scratch)), &f.outLen)
+		f.traffic += callTraffic
 		switch e {
 		case abi.OK:
 			if int(f.outLen) > len(f.scratch) {
 				violation(op, path, "out_len exceeds buf_cap")
 			}
+			f.traffic += uint64(f.outLen)
 			return f.scratch[:f.outLen], nil
 		case abi.BufferTooSmall:
 			if int(f.outLen) <= len(f.scratch) {
@@ -181,6 +201,7 @@ func (f *FS) stat(op, path string, imp func(unsafe.Pointer, uint32, *uint32) uin
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.outType = 0
+	f.traffic += callTraffic
 	if e := imp(strPtr(path), uint32(len(path)), &f.outType); e != abi.OK {
 		if e == abi.BufferTooSmall {
 			violation(op, path, "BufferTooSmall from a stat")
@@ -216,16 +237,19 @@ func (f *FS) Realpath(path string) (string, error) {
 func (f *FS) readInto(path string, buf []byte) (n int, size uint32, complete bool, err error) {
 	f.outLen = 0
 	e := hostReadFile(strPtr(path), uint32(len(path)), bufPtr(buf), uint32(len(buf)), &f.outLen)
+	f.traffic += callTraffic
 	switch e {
 	case abi.OK:
 		if int(f.outLen) > len(buf) {
 			violation("readFile", path, "out_len exceeds buf_cap")
 		}
+		f.traffic += uint64(f.outLen)
 		return int(f.outLen), f.outLen, true, nil
 	case abi.BufferTooSmall:
 		if int(f.outLen) <= len(buf) {
 			violation("readFile", path, "BufferTooSmall with out_len <= buf_cap")
 		}
+		f.traffic += uint64(len(buf))
 		return len(buf), f.outLen, false, nil
 	}
 	return 0, 0, false, fail("readFile", path, e)
@@ -303,16 +327,19 @@ func (f *FS) ReadFileWithin(within, path string, buf []byte) (int, int64, error)
 	defer f.mu.Unlock()
 	f.outLen = 0
 	e := hostReadFileWithin(strPtr(within), uint32(len(within)), strPtr(path), uint32(len(path)), bufPtr(buf), uint32(len(buf)), &f.outLen)
+	f.traffic += callTraffic
 	switch e {
 	case abi.OK:
 		if int(f.outLen) > len(buf) {
 			violation("readFile", path, "out_len exceeds buf_cap")
 		}
+		f.traffic += uint64(f.outLen)
 		return int(f.outLen), int64(f.outLen), nil
 	case abi.BufferTooSmall:
 		if int(f.outLen) <= len(buf) {
 			violation("readFile", path, "BufferTooSmall with out_len <= buf_cap")
 		}
+		f.traffic += uint64(len(buf))
 		return len(buf), int64(f.outLen), nil
 	}
 	return 0, 0, fail("readFile", path, e)
