@@ -10,9 +10,16 @@ import { MemoryFS } from './src/memfs.js';
 // The runtime's own file, chosen by package.json "imports" conditions
 // (node, deno, bun, browser, default): each runtime loads only its code.
 import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync, replyJSONText } from '#platform';
-import { WorkerEngine } from './src/worker.js';
 import { startWatch, DEFAULT_MAX_WATCHERS } from './src/watch.js';
-import { recordingFS, DiscoveryTracker, watchedDiscover } from './src/deps.js';
+
+// Worker mode (src/worker.js) and a watch's dependency tracking
+// (src/deps.js, and src/reply.js behind both) load at their first use: a
+// program that only calls discover() does not load them (issue 10).
+/** @typedef {import('./src/worker.js').WorkerEngine} WorkerEngine */
+/** @type {Promise<typeof import('./src/worker.js')> | undefined} */
+let workerModule;
+/** @type {Promise<typeof import('./src/deps.js')> | undefined} */
+let depsModule;
 
 export { SkilldexError, MemoryFS };
 
@@ -106,7 +113,7 @@ export function createSkilldex(opts = {}) {
         if (!opts.worker) fs = defaultFileSystem();
       }
       const engine = opts.worker
-        ? new WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })
+        ? new (await (workerModule ??= import('./src/worker.js'))).WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })
         : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr, sha256: sha256Sync, jsonText: replyJSONText });
       engineRef = engine;
       return { engine, processDefaults: !opts.fs, base: opts.fs ? undefined : fs };
@@ -137,7 +144,7 @@ export function createSkilldex(opts = {}) {
     return engine.callValue(JSON.stringify(request), parse);
   };
 
-  /** @type {ReturnType<typeof recordingFS> | undefined} */
+  /** @type {ReturnType<typeof import('./src/deps.js').recordingFS> | undefined} */
   let recorder;
   let watches = 0;
   /** @type {import('./index.js').Skilldex['watch']} */
@@ -147,7 +154,8 @@ export function createSkilldex(opts = {}) {
     }
     const session = ++watches;
     const max = wopts.maxWatchers ?? DEFAULT_MAX_WATCHERS;
-    const tracker = new DiscoveryTracker();
+    /** @type {import('./src/deps.js').DiscoveryTracker | undefined} */
+    let tracker;
     const nodeFS = () => {
       const nfs = defaultFS();
       if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'watch: no filesystem to watch in this runtime');
@@ -158,7 +166,9 @@ export function createSkilldex(opts = {}) {
       discover: async () => {
         const { engine, base } = await init();
         const request = JSON.stringify({ op: 'discover', ...(await withCtx(ctx)) });
-        if (engine instanceof WorkerEngine) return engine.callWatched(request, session, max, parse);
+        if (!(engine instanceof Engine)) return engine.callWatched(request, session, max, parse);
+        const { recordingFS, DiscoveryTracker, watchedDiscover } = await (depsModule ??= import('./src/deps.js'));
+        tracker ??= new DiscoveryTracker();
         if (!recorder) {
           // Read through a recorder from the next instance on (deps.js); engines that never watch pay nothing.
           recorder = recordingFS(/** @type {import('./index.js').FileSystem} */ (base));
@@ -169,7 +179,7 @@ export function createSkilldex(opts = {}) {
         return { result: parse(new TextDecoder().decode(reply)), watch };
       },
       end: async () => {
-        if (engineRef instanceof WorkerEngine) await engineRef.unwatch(session);
+        if (engineRef && !(engineRef instanceof Engine)) await engineRef.unwatch(session);
       },
     };
     return startWatch(source, /** @type {any} */ (onChange), wopts);

@@ -21,12 +21,19 @@
 //     whole.
 //   - Warnings go to stderr.
 
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import process from 'node:process';
-import { Buffer } from 'node:buffer';
-import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+
+// The built-in modules come through require (as in src/platform/node.js):
+// Node builds the ES module face of a built-in by reading every property,
+// and node:fs's and node:process's getters load more modules, about 12 ms
+// of a run that takes a few hundred (issue 10). process and Buffer are
+// globals in Node, Deno 2 and Bun.
+const require = createRequire(import.meta.url);
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { process, Buffer } = globalThis;
 
 const USAGE = `usage: skilldex <command> [arguments] [flags]
 
@@ -507,10 +514,12 @@ async function main(argv) {
     }
     const reqs = requests(command, args, values);
     // Our own process only: a baseline-compiler-only V8 starts the module
-    // far sooner for one short run (PERF-NOTES). Never done by the library.
+    // far sooner for one short run (PERF-NOTES), and it checks each of the
+    // shipped module's functions when it first compiles it rather than all
+    // of them in WebAssembly.compile (about 10 ms of a run). Never done by
+    // the library.
     if (!globalThis.Deno && !process.versions.bun) {
-      const v8 = await import('node:v8');
-      v8.setFlagsFromString('--liftoff-only');
+      require('node:v8').setFlagsFromString('--liftoff-only --wasm-lazy-validation');
     }
     const { createSkilldex } = await import('../index.js');
     const engine = createSkilldex();

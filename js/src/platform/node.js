@@ -3,21 +3,37 @@
 // "node" and "bun"): the module's bytes from disk, node:fs as the default
 // filesystem, the process's cwd and home. Each is asked for only when a
 // call needs it.
+//
+// The built-in modules come through require, not import statements (issue
+// 10): Node builds the ES module face of a built-in by reading every one of
+// its properties, and the getters among them load more modules. Importing
+// node:process, node:crypto, node:fs and node:fs/promises took 17-20 ms of
+// CPU, about a tenth of a one-shot discover() of a small workspace;
+// requiring node:fs and node:os takes about 1 ms, and node:crypto is loaded
+// only for a reply big enough to be worth it (sha256Sync).
 
-import { Buffer, isAscii } from 'node:buffer';
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { createRequire } from 'node:module';
 import { createNodeFS } from '../nodefs.js';
-import process from 'node:process';
+
+const require = createRequire(import.meta.url);
+/** @type {typeof import('node:fs')} */
+const fs = require('node:fs');
+/** @type {typeof import('node:os')} */
+const os = require('node:os');
+/** @type {typeof import('node:buffer')} */
+const { Buffer, isAscii } = require('node:buffer');
 
 export const wasmURL = new URL('../../skilldex.wasm', import.meta.url);
 /** The frontmatter module (wasm/ABI.md#the-frontmatter-module), loaded only when the engine asks for it. */
 export const frontmatterWasmURL = new URL('../../skilldex-frontmatter.wasm', import.meta.url);
 
-/** The bytes of a shipped module. */
-export const loadWasm = (url = wasmURL) => readFile(url);
+/**
+ * The bytes of a shipped module.
+ * @param {URL} [url]
+ * @returns {Promise<Buffer>}
+ */
+export const loadWasm = (url = wasmURL) =>
+  new Promise((resolve, reject) => fs.readFile(url, (err, bytes) => (err ? reject(err) : resolve(bytes))));
 
 /**
  * The bytes of a shipped module, at once (the frontmatter module is
@@ -33,18 +49,38 @@ export const defaultFS = () => fs;
 export const defaultFileSystem = () => createNodeFS(fs, {}, fs);
 
 /** The process's working directory. */
-export const defaultCwd = () => process.cwd();
+export const defaultCwd = () => globalThis.process.cwd();
 
 /** The user's home directory. */
 export const defaultHome = () => os.homedir();
 
 /**
- * SHA-256 for S54's digest (wasm/ABI.md#sha256): node:crypto's, about ten
- * times the module's own.
- * @param {Uint8Array} data
- * @returns {Uint8Array}
+ * The least reply sha256Sync hashes with node:crypto while that is not
+ * loaded yet: loading it costs 5-10 ms of CPU, the module's own SHA-256
+ * about 1 ms for 256 KiB on a fresh instance. The example workspace's
+ * discovery reply is 4.4 KB, a thousand skills' about 1 MB.
  */
-export const sha256Sync = (data) => createHash('sha256').update(data).digest();
+const loadCryptoAt = 256 << 10;
+
+/** @type {((data: Uint8Array) => Uint8Array) | null} */
+let hash = null;
+
+/**
+ * SHA-256 for S54's digest (wasm/ABI.md#sha256): node:crypto's, about ten
+ * times the module's own, loaded at the first reply of loadCryptoAt bytes
+ * or more; before that, null (the module hashes the reply itself).
+ * @param {Uint8Array} data
+ * @returns {Uint8Array | null}
+ */
+export const sha256Sync = (data) => {
+  if (!hash) {
+    if (data.length < loadCryptoAt) return null;
+    /** @type {typeof import('node:crypto')} */
+    const crypto = require('node:crypto');
+    hash = (d) => crypto.createHash('sha256').update(d).digest();
+  }
+  return hash(data);
+};
 
 /**
  * V8's largest regular object: a string longer than this is a "large
@@ -73,7 +109,7 @@ const utf8 = new TextDecoder();
  * @type {((reply: Uint8Array) => string) | null}
  */
 export const replyJSONText =
-  process.versions.bun || typeof isAscii !== 'function'
+  globalThis.process.versions.bun || typeof isAscii !== 'function'
     ? null
     : (reply) => {
         const n = reply.length;
