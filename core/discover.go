@@ -312,7 +312,7 @@ func anyMatch(list []namePattern, name string) bool {
 func (m *merger) offer(s *Skill, sourceOn, custom bool) {
 	reason := ""
 	switch {
-	case slices.Contains(m.opts.DisabledExtensions, "skill:"+s.Name):
+	case disabledSkill(m.opts.DisabledExtensions, s.Name):
 		reason = ReasonDisabled
 	case !sourceOn:
 		reason = ReasonSourceOff
@@ -340,6 +340,17 @@ func (m *merger) offer(s *Skill, sourceOn, custom bool) {
 	m.res.Skills = appendSkill(m.res.Skills, s)
 	m.byName[s.Name] = s.FilePath
 	m.byReal[s.realpath] = s.FilePath
+}
+
+// disabledSkill reports whether list holds "skill:"+name, without building
+// that string for every skill of a discovery.
+func disabledSkill(list []string, name string) bool {
+	for _, x := range list {
+		if len(x) == len("skill:")+len(name) && strings.HasPrefix(x, "skill:") && x[len("skill:"):] == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *merger) shadow(s *Skill, reason, winner string) {

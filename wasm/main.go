@@ -52,8 +52,13 @@ var (
 // grows far beyond what is live: 1000-skill discoveries grew memory to
 // 90-300 MiB. A collection at the end of a call that allocated a lot keeps
 // it at the live size; small calls skip it, since a collection costs more
-// than they do.
-const gcAfter = 4 << 20
+// than they do. The threshold is low enough that a discovery of a few
+// hundred skills ends with one: the next call then starts from the live
+// heap, and a 1,000-skill discovery runs without a cycle of the collector
+// going on (its write barriers and assists) and ends 10% sooner, the
+// collection included (issue 13, js/bench/abreplay.mjs; at 4 MiB only
+// the discoveries of a few thousand skills had it).
+const gcAfter = 1 << 20
 
 // memStats is allocated's scratch. runtime.ReadMemStats rather than
 // runtime/metrics, whose metric table costs the module about 21 KB
