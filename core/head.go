@@ -160,7 +160,9 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 		// the scanner's character check passes it: one pass tells both.
 		plain := plainASCIIRun(yamlBytes) == len(yamlBytes)
 		var yamlText string
-		if plain {
+		if plain && fast != nil {
+			yamlText = fast.text.bytes(yamlBytes)
+		} else if plain {
 			yamlText = string(yamlBytes)
 		} else {
 			yamlText = DecodeText(yamlBytes)

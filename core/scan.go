@@ -83,11 +83,16 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		}
 	}
 	out.skills = make([]Skill, 0, candidates)
+	// The skills' paths and frontmatter JSON share a few allocations, and
+	// their Maps one (issue 13: each was an allocation a skill in wasm).
+	keep := stringArena{chunk: min(candidates<<10, 16<<10)}
+	maps := make([]Map, 0, candidates)
+	fast.text.chunk = 16 << 10
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name, ".") {
 			continue
 		}
-		file := root + "/" + e.Name + "/SKILL.md"
+		file := keep.concat(root, "/", e.Name, "/SKILL.md")
 		dir := file[:len(file)-len("/SKILL.md")]
 		linked := false
 		switch e.Type {
@@ -214,8 +219,12 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		if fm == nil {
 			// The direct path: one string holds the frontmatter's JSON and
 			// the fields sliced from it.
-			raw := string(fast.w.B)
-			fm, fields = &Map{raw: raw}, fast.fields(raw)
+			raw := keep.bytes(fast.w.B)
+			if len(maps) == cap(maps) {
+				maps = make([]Map, 0, max(candidates/4, 16)) // never grown in place: skills point into it
+			}
+			maps = append(maps, Map{raw: raw})
+			fm, fields = &maps[len(maps)-1], fast.fields(raw)
 		} else {
 			fields = mapFields(fm)
 			// A discovered skill lives long: keep its frontmatter as JSON

@@ -38,6 +38,9 @@ const maxDirectKeys = 64
 // frontmatterJSON holds the buffers of the direct path, reused from file to
 // file within one scan of a root.
 type frontmatterJSON struct {
+	// text holds the decoded frontmatters the scanner reads (the Map
+	// path's trees may point into it).
+	text stringArena
 	w    jsontext.Writer
 	tops []jsonSpan // the top-level keys, in order, and their values' JSON in w.b
 	keys []string   // the keys of the block mapping being read (repeat check)

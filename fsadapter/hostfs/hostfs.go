@@ -3,6 +3,7 @@
 package hostfs
 
 import (
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -170,7 +171,7 @@ func (f *FS) ReadDir(path string) ([]core.DirEntry, error) {
 		return nil, err
 	}
 	// Count first, so the result is allocated once.
-	count := 0
+	count, total := 0, 0
 	for i := 0; i < len(b); count++ {
 		if len(b)-i < abi.DirEntryHeader {
 			violation("readDir", path, "truncated entry header")
@@ -181,8 +182,13 @@ func (f *FS) ReadDir(path string) ([]core.DirEntry, error) {
 			violation("readDir", path, "entry name past out_len")
 		}
 		i += n
+		total += n
 	}
 	entries := make([]core.DirEntry, 0, count)
+	// The names share one allocation (a string each was one allocation
+	// per entry, issue 13); a strings.Builder never changes what it wrote.
+	var names strings.Builder
+	names.Grow(total)
 	for i := 0; i < len(b); {
 		t := b[i]
 		n := int(b[i+1]) | int(b[i+2])<<8 | int(b[i+3])<<16 | int(b[i+4])<<24
@@ -191,7 +197,9 @@ func (f *FS) ReadDir(path string) ([]core.DirEntry, error) {
 		if uint32(t) <= abi.TypeSymlink {
 			typ = core.FileType(t)
 		}
-		entries = append(entries, core.DirEntry{Name: string(b[i : i+n]), Type: typ})
+		start := names.Len()
+		names.Write(b[i : i+n])
+		entries = append(entries, core.DirEntry{Name: names.String()[start:], Type: typ})
 		i += n
 	}
 	return entries, nil
