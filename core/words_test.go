@@ -162,3 +162,17 @@ func FuzzLineScans(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLowerName: lowerName is strings.ToLower.
+func FuzzLowerName(f *testing.F) {
+	for _, s := range []string{"", "pdf", "PDF", "skill-0001-review", "skill-0001-Review", "é-skill-long-name", "abcdefg@[`{"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for cut := 0; cut < 8 && cut <= len(s); cut++ {
+			if got, want := lowerName(s[cut:]), strings.ToLower(s[cut:]); got != want {
+				t.Fatalf("lowerName(%q) = %q, want %q", s[cut:], got, want)
+			}
+		}
+	})
+}

@@ -310,12 +310,23 @@ func scanKey(line string) (key, rest string, ok bool) {
 	if k+1 < len(line) && line[k+1] != ' ' {
 		return "", "", false
 	}
-	return line[:k], strings.TrimLeft(line[k+1:], " "), true
+	v := k + 1
+	for v < len(line) && line[v] == ' ' {
+		v++
+	}
+	return line[:k], line[v:], true
 }
 
-func isScanKeyByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
-}
+func isScanKeyByte(c byte) bool { return scanKeyBytes[c] }
+
+// scanKeyBytes marks [A-Za-z0-9_.-]: one load a byte where the ranges took
+// six comparisons (issue 13).
+var scanKeyBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+	}
+	return t
+}()
 
 // blockValue reads the value of a key with nothing after its colon: null,
 // a block sequence, or a one-level block mapping.

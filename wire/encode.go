@@ -237,7 +237,9 @@ func (w *writer) skill(s *core.Skill) {
 	w.Raw(`,"description":`)
 	w.Str(s.Description)
 	w.Raw(`,"filePath":`)
+	fileStart := len(w.B)
 	w.Str(s.FilePath)
+	fileEnd := len(w.B)
 	w.Raw(`,"baseDir":`)
 	w.Str(s.BaseDir)
 	w.Raw(`,"source":`)
@@ -249,7 +251,11 @@ func (w *writer) skill(s *core.Skill) {
 	w.Raw(`,"level":`)
 	w.Str(s.Level)
 	w.Raw(`,"sourcePath":`)
-	w.Str(s.SourcePath)
+	if s.SourcePath == s.FilePath { // usually: its JSON is copied, not escaped again (issue 13)
+		w.B = append(w.B, w.B[fileStart:fileEnd]...)
+	} else {
+		w.Str(s.SourcePath)
+	}
 	w.Raw(`,"frontmatter":`)
 	if s.Frontmatter == nil {
 		w.Raw("{}")
