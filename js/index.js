@@ -9,7 +9,7 @@ import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
 // The runtime's own file, chosen by package.json "imports" conditions
 // (node, deno, bun, browser, default): each runtime loads only its code.
-import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync, replyJSONText } from '#platform';
+import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync, replyJSONText, randomFill } from '#platform';
 import { startWatch, DEFAULT_MAX_WATCHERS } from './src/watch.js';
 
 // Worker mode (src/worker.js) and a watch's dependency tracking
@@ -114,7 +114,7 @@ export function createSkilldex(opts = {}) {
       }
       const engine = opts.worker
         ? new (await (workerModule ??= import('./src/worker.js'))).WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })
-        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr, sha256: sha256Sync, jsonText: replyJSONText });
+        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr, sha256: sha256Sync, jsonText: replyJSONText, randomFill });
       engineRef = engine;
       return { engine, processDefaults: !opts.fs, base: opts.fs ? undefined : fs };
     })());

@@ -481,9 +481,10 @@ export class Engine {
    * @param {{fs: import('../index.js').FileSystem, module: () => Promise<WebAssembly.Module>,
    *   frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync?: (() => WebAssembly.Module) | null,
    *   stderr?: (text: string) => void, sha256?: ((data: Uint8Array) => Uint8Array | null) | null,
-   *   jsonText?: ((reply: Uint8Array) => string) | null}} opts
+   *   jsonText?: ((reply: Uint8Array) => string) | null, randomFill?: ((buf: Uint8Array) => void) | null}} opts
    *   jsonText: the runtime's quickest text of a reply for JSON.parse (callValue), where
-   *   TextDecoder is slow (platform/node.js); white space may follow the JSON
+   *   TextDecoder is slow (platform/node.js); white space may follow the JSON.
+   *   randomFill: the runtime's quickest random bytes for WASI's random_get (platform/node.js)
    */
   constructor(opts) {
     checkFileSystem(opts.fs);
@@ -499,6 +500,7 @@ export class Engine {
     this.onStderr = opts.stderr;
     this.sha256 = opts.sha256 ?? null;
     this.jsonText = opts.jsonText ?? ((/** @type {Uint8Array} */ b) => decoder.decode(b));
+    this.randomFill = opts.randomFill ?? null;
     /** @type {Promise<unknown>} */
     this.tail = Promise.resolve();
     /** @type {{exports: any, memory: WebAssembly.Memory} | null} */
@@ -518,7 +520,7 @@ export class Engine {
     const wasi = createWasi(mem, (fd, text) => {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEEP);
       if (this.onStderr) this.onStderr(text);
-    });
+    }, this.randomFill);
     const host = hostImports(this.fs, mem, (path, text) => this.parseFrontmatter(path, text), this.sha256);
     /** @type {Record<string, Record<string, Function>>} */
     const imports = { [WASI_MODULE]: {}, [HOST_MODULE]: {} };
@@ -601,7 +603,7 @@ export class Engine {
     const wasi = createWasi(() => /** @type {WebAssembly.Memory} */ (memory), (fd, text) => {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEEP);
       if (this.onStderr) this.onStderr(text);
-    });
+    }, this.randomFill);
     /** @type {Record<string, Function>} */
     const table = {};
     for (const imp of WebAssembly.Module.imports(module)) if (imp.kind === 'function') table[imp.name] = wasi[imp.name] ?? wasiMissing;

@@ -40,3 +40,6 @@ export const sha256Sync = null;
 
 /** TextDecoder, the engine's default (engine.js jsonText). */
 export const replyJSONText = null;
+
+/** WASI's random_get draws from crypto.getRandomValues (wasi.js). */
+export const randomFill = null;

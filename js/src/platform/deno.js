@@ -70,3 +70,6 @@ export const sha256Sync = (data) => {
 
 /** Deno's TextDecoder is quick at any size: the engine's default (engine.js jsonText). */
 export const replyJSONText = null;
+
+/** WASI's random_get draws from crypto.getRandomValues (wasi.js). */
+export const randomFill = null;

@@ -121,3 +121,31 @@ export const replyJSONText =
         padded.fill(0x20, n);
         return padded.toString('latin1');
       };
+
+/**
+ * Random bytes for WASI's random_get (wasi.js), which the engine module's
+ * _initialize calls once per instance for its hash key (ABI.md#the-module):
+ * read from the kernel's /dev/urandom, since the first
+ * crypto.getRandomValues of a process loads Node's Web Crypto, about 7 ms
+ * of CPU in a one-shot run (issue 10). Where /dev/urandom cannot be read
+ * (Windows), crypto.getRandomValues.
+ * @param {Uint8Array} buf
+ */
+export const randomFill = (buf) => {
+  let fd = -1;
+  try {
+    fd = fs.openSync('/dev/urandom', 'r');
+    let off = 0;
+    while (off < buf.length) {
+      const n = fs.readSync(fd, buf, off, buf.length - off, null);
+      if (n <= 0) break;
+      off += n;
+    }
+    if (off === buf.length) return;
+  } catch {
+    // no /dev/urandom here: Web Crypto below
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+  }
+  globalThis.crypto.getRandomValues(buf);
+};
