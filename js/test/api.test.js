@@ -53,7 +53,8 @@ test('discover: no default context with a custom fs (S1)', async () => {
 
 test('discover: a reply over 128 KiB, ASCII or not, has the value JSON.parse gives the raw reply (issue 13)', async () => {
   // Node decodes such replies its own way (platform/node.js replyJSONText):
-  // an ASCII one as Latin-1, padded past 1,031,913 bytes when shorter.
+  // an ASCII one as Latin-1, padded past 1,031,913 bytes when shorter; any
+  // other is cut and parsed in pieces (reply.js assembleReplyNow).
   for (const [count, words, least] of [[300, 'plain words', 128 * 1024], [300, 'café, naïve ✓ 技能', 128 * 1024], [1200, 'plain words', 0xfbee9 + 1]]) {
     const m = new MemoryFS();
     for (let i = 0; i < count; i++) m.writeFile(`/h/.claude/skills/s${i}/SKILL.md`, `---\nname: s${i}\ndescription: ${words} ${'x'.repeat(600)}\n---\n`);

@@ -105,8 +105,12 @@ const utf8 = new TextDecoder();
  * reply of the bench) is its own Latin-1: one over 128 KiB is decoded so,
  * padded with spaces past EXTERNAL_LATIN1 when shorter (JSON.parse skips
  * white space). A 1,000-skill reply (1 MB) then costs 3 ms to decode and
- * parse instead of 7.5. Bun (JavaScriptCore) has no such cost: TextDecoder.
- * @type {((reply: Uint8Array) => string) | null}
+ * parse instead of 7.5. A large reply that is not ASCII (one dash in one
+ * description is enough, and most real collections have one) gets null:
+ * the engine parses it in pieces under 128 KiB (reply.js assembleReplyNow),
+ * half the time of decoding and parsing it whole. Bun (JavaScriptCore) has
+ * no such cost: TextDecoder.
+ * @type {((reply: Uint8Array) => string | null) | null}
  */
 export const replyJSONText =
   globalThis.process.versions.bun || typeof isAscii !== 'function'
@@ -114,7 +118,8 @@ export const replyJSONText =
     : (reply) => {
         const n = reply.length;
         const bytes = Buffer.from(reply.buffer, reply.byteOffset, n);
-        if (n <= LARGE_STRING || !isAscii(bytes)) return utf8.decode(reply);
+        if (n <= LARGE_STRING) return utf8.decode(reply);
+        if (!isAscii(bytes)) return null;
         if (n > EXTERNAL_LATIN1) return bytes.toString('latin1');
         const padded = Buffer.allocUnsafeSlow(EXTERNAL_LATIN1 + 1);
         padded.set(bytes);
