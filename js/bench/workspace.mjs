@@ -3,7 +3,8 @@
 // provider, deterministic for a given count, with every kind of folder a
 // real workspace has:
 //
-//   - realistic SKILL.md files of 1-8 KB with 5-10 frontmatter keys;
+//   - realistic SKILL.md files of 1-8 KB with 5-10 frontmatter keys, some
+//     descriptions with a character outside ASCII (a dash);
 //   - names found in several roots (collisions: shadowed by name);
 //   - symlinked skill folders pointing into a shared store, and links to
 //     skills of another root (the same file reached twice: shadowed by
@@ -76,7 +77,9 @@ function skillFile(r, name, sentence, kind) {
     s += 'description: >-\n';
     for (let i = 0; i < 14; i++) s += `  ${sentence(12)}\n`;
   } else {
-    s += `description: Use this skill to ${sentence(12 + r.int(20))}.\n`;
+    // One in five with a dash (—), as people write: a collection's reply is then
+    // not ASCII, as a real one's seldom is.
+    s += `description: Use this skill to ${sentence(12 + r.int(20))}${r.int(5) === 0 ? ` — ${sentence(4)}` : ''}.\n`;
   }
   const extras = [
     `version: 1.${r.int(10)}.0\n`,
