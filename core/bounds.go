@@ -50,8 +50,7 @@ func hasControl(s string) bool {
 		// Skip eight bytes at a time while none is below 0x20, DEL or
 		// 0xC2 (which leads C1 characters).
 		for i+8 <= len(s) {
-			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			w := jsontext.Word8(s, i)
 			if m := jsontext.Bytes8Below(w, 0x20) | jsontext.Bytes8Equal(w, 0x7F) | jsontext.Bytes8Equal(w, 0xC2); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
@@ -119,8 +118,7 @@ func runeCount(s string) int {
 	}
 	n, i := len(s), 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := jsontext.Word8(s, i)
 		// Bit 7 of each byte that has bit 7 set and bit 6 clear.
 		n -= bits.OnesCount64(w &^ (w << 1) & 0x8080808080808080)
 	}

@@ -481,8 +481,7 @@ func sortSkills(list []Skill) {
 func lowerName(s string) string {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := jsontext.Word8(s, i)
 		if w&0x8080808080808080|jsontext.Bytes8Below(w, 'Z'+1)&^jsontext.Bytes8Below(w, 'A') != 0 {
 			return strings.ToLower(s)
 		}

@@ -11,8 +11,8 @@ import (
 // passes (S4's decoding, the subset's character check, the JSON writer).
 // Most frontmatter is plain ASCII, so one pass asks that question eight
 // bytes at a time, and the passes after it are skipped when the answer is
-// yes (issue 13). The eight single-byte loads below combine into one 64-bit
-// load, in wasm too (the compiler's memcombine pass).
+// yes (issue 13). jsontext.Word8 reads the eight bytes in one 64-bit load,
+// in wasm too.
 
 // plainASCIIRun returns how many bytes at the start of s are ASCII other
 // than control characters, LF excepted: text that S4's decoding leaves as
@@ -21,8 +21,7 @@ import (
 func plainASCIIRun[T string | []byte](s T) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := jsontext.Word8(s, i)
 		if m := notPlainASCII8(w); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
@@ -48,8 +47,7 @@ func notPlainASCII8(w uint64) uint64 {
 func indexLineBreak[T string | []byte](s T) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := jsontext.Word8(s, i)
 		if m := jsontext.Bytes8Equal(w, '\n') | jsontext.Bytes8Equal(w, '\r'); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
@@ -68,8 +66,7 @@ func indexLineBreak[T string | []byte](s T) int {
 func indexNewline(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := jsontext.Word8(s, i)
 		if m := jsontext.Bytes8Equal(w, '\n'); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}

@@ -83,14 +83,12 @@ func (w *Writer) Str(s string) {
 
 // plainRun returns how many bytes at the start of s need no escape in a
 // JSON string and are ASCII: not a control character, ", \ or a byte over
-// 0x7F. It reads eight bytes at a time (the eight single-byte loads combine
-// into one 64-bit load, in wasm too) and tests them all at once with the
-// bit masks of [NeedsEscape8].
+// 0x7F. It reads eight bytes at a time ([Word8]) and tests them all at
+// once with the bit masks of [NeedsEscape8].
 func plainRun(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := Word8(s, i)
 		if m := NeedsEscape8(w); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
@@ -101,6 +99,14 @@ func plainRun(s string) int {
 		}
 	}
 	return i
+}
+
+// Word8 is the eight bytes of s at i, little-endian, for the masks below.
+// Its eight single-byte loads combine into one 64-bit load once it is
+// inlined (the compiler's memcombine pass), in wasm too (issue 13).
+func Word8[T ~string | ~[]byte](s T, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 // The masks below look at eight bytes packed little-endian in a uint64 and
