@@ -101,15 +101,16 @@ const utf8 = new TextDecoder();
  * JSON.parse (engine.js jsonText; issue 13). Node 20 makes a string over
  * 128 KiB at 4-6 ms a MiB, ten times a smaller one's, through TextDecoder
  * and Buffer alike, but a Latin-1 string over EXTERNAL_LATIN1 characters
- * in a fraction of a millisecond. An ASCII reply (the usual case: every
- * reply of the bench) is its own Latin-1: one over 128 KiB is decoded so,
- * padded with spaces past EXTERNAL_LATIN1 when shorter (JSON.parse skips
- * white space). A 1,000-skill reply (1 MB) then costs 3 ms to decode and
- * parse instead of 7.5. A large reply that is not ASCII (one dash in one
- * description is enough, and most real collections have one) gets null:
- * the engine parses it in pieces under 128 KiB (reply.js assembleReplyNow),
- * half the time of decoding and parsing it whole. Bun (JavaScriptCore) has
- * no such cost: TextDecoder.
+ * in a fraction of a millisecond. An ASCII reply is its own Latin-1: one
+ * over 128 KiB is decoded so, padded with spaces past EXTERNAL_LATIN1 when
+ * shorter (JSON.parse skips white space). A 1,000-skill reply (1 MB) then
+ * costs 3 ms to decode and parse instead of 7.5 when measured alone (less
+ * is saved inside a discovery, where V8's collections shift). A large
+ * reply that is not ASCII (one dash in one description is enough, and most
+ * real collections have one) gets null: the engine parses it in pieces
+ * under 128 KiB (reply.js assembleReplyNow), about half the time of
+ * decoding and parsing it whole. Bun (JavaScriptCore) has no such cost:
+ * TextDecoder.
  * @type {((reply: Uint8Array) => string | null) | null}
  */
 export const replyJSONText =
