@@ -116,11 +116,13 @@ function summarise(prof, top) {
             ? /^(runtime|internal_runtime|internal_bytealg|internal_abi|memchr|memmove|memclr|memeqbody|memcmp|sync)/.test(k)
               ? 'Go runtime in wasm (malloc, GC, memmove, atomics)'
               : 'Go code in wasm (core, hostfs, strings, bytes, ...)'
-            : /^parse \(index\.js\)|^decode \(encoding\)/.test(k)
-              ? 'reply: TextDecoder + JSON.parse'
-              : k === '(garbage collector)'
-                ? "V8's GC"
-                : 'other';
+            : /^parse \(index\.js\)|^decode \(encoding\)|\(reply\.js\)/.test(k)
+              ? 'reply: TextDecoder + JSON.parse (whole or in pieces, reply.js)'
+              : /\(replayfs\.js\)/.test(k)
+                ? "the bench's filesystem replayed from memory (--replay)"
+                : k === '(garbage collector)'
+                  ? "V8's GC"
+                  : 'other';
   for (const [k, us] of self) kinds.set(kindOf(k), (kinds.get(kindOf(k)) ?? 0) + us);
   console.log('| kind | self ms | share |');
   console.log('|---|---:|---:|');
