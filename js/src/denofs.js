@@ -19,7 +19,7 @@
 // --allow-read without it) the node:fs filesystem's check is used.
 
 import { Buffer } from 'node:buffer';
-import { createNodeFS, readOpenFile } from './nodefs.js';
+import { createNodeFS, readSettled } from './nodefs.js';
 
 /**
  * @param {any} e
@@ -106,6 +106,24 @@ export function createDenoFS(Deno, nodefs) {
     return st.size;
   };
 
+  /**
+   * The kind of p by Deno's statSync or lstatSync (denoStat), null when it
+   * is missing (as nodefs.js: missing is no error); a path that is not
+   * UTF-8 by node:fs (viaNode).
+   * @param {Uint8Array} p @param {(s: string) => any} denoStat
+   * @param {(p: Uint8Array) => 'file' | 'dir' | 'symlink' | 'other' | null} viaNode
+   */
+  const kindOf = (p, denoStat, viaNode) => {
+    const s = text(p);
+    if (s === null) return viaNode(p);
+    try {
+      return kind(denoStat(s));
+    } catch (e) {
+      if (/** @type {any} */ (e)?.code === 'ENOENT') return null;
+      throw e;
+    }
+  };
+
   return {
     bytePaths: true,
 
@@ -120,27 +138,9 @@ export function createDenoFS(Deno, nodefs) {
       return out;
     },
 
-    stat(p) {
-      const s = text(p);
-      if (s === null) return nodeOps.stat(p);
-      try {
-        return kind(Deno.statSync(s));
-      } catch (e) {
-        if (/** @type {any} */ (e)?.code === 'ENOENT') return null; // as nodefs.js: missing is no error
-        throw e;
-      }
-    },
+    stat: (p) => kindOf(p, Deno.statSync, nodeOps.stat),
 
-    lstat(p) {
-      const s = text(p);
-      if (s === null) return nodeOps.lstat(p);
-      try {
-        return kind(Deno.lstatSync(s));
-      } catch (e) {
-        if (/** @type {any} */ (e)?.code === 'ENOENT') return null;
-        throw e;
-      }
-    },
+    lstat: (p) => kindOf(p, Deno.lstatSync, nodeOps.lstat),
 
     readFile(p) {
       const s = text(p);
@@ -169,18 +169,8 @@ export function createDenoFS(Deno, nodefs) {
           regular(proc);
           throw withCode(new Error('EXDEV: the file opened lies outside ' + text(w)), 'EXDEV');
         }
-        // As nodefs.js readNamedWithin: fstat's answer only when this
-        // read cannot settle it alone (ABI.md#read_file_within).
-        let n;
-        try {
-          n = nodefs.readSync(fd, buf, 0, buf.length, 0);
-        } catch (e) {
-          regular(proc);
-          throw e;
-        }
-        if (n > 0 && n < buf.length && !name.startsWith('/proc/') && !name.startsWith('/sys/')) return n;
-        const size = regular(proc);
-        return n === 0 && buf.length > 0 ? 0 : readOpenFile(nodefs, fd, size, buf, probe, n);
+        const special = name.startsWith('/proc/') || name.startsWith('/sys/');
+        return readSettled(nodefs, fd, buf, probe, special, () => regular(proc));
       } finally {
         nodefs.closeSync(fd);
       }

@@ -44,8 +44,7 @@ const isASCII = (s) => {
 /**
  * Read the open file fd (whose fstat size is size) into buf with fs's
  * readSync, its first got bytes already there; the file's size, more than
- * buf.length when it goes on. Both node:fs hosts (this file and denofs.js)
- * read an opened file this way.
+ * buf.length when it goes on (here, and through readSettled in denofs.js).
  * @param {{readSync: typeof import('node:fs').readSync}} fs
  * @param {number} fd @param {number} size @param {Uint8Array} buf
  * @param {Uint8Array} probe 8 bytes of scratch
@@ -69,6 +68,35 @@ export function readOpenFile(fs, fd, size, buf, probe, got = 0) {
   } catch {
     return got + 1;
   }
+}
+
+/**
+ * Read the open file fd, already checked to lie inside its within, into
+ * buf (ABI.md#read_file_within): a read at offset 0 (pread), and fstat's
+ * answer (check(): EISDIR, EINVAL, else the size) only when that read
+ * cannot settle it alone. A short read (0 < n < buf.length) comes from a
+ * regular file, whose short read is its end, since pread fails on a
+ * directory (EISDIR) and on FIFOs, sockets and terminals (ESPIPE); an
+ * error, an empty read or a full buffer asks check() for the type and the
+ * size, as does a special file (under /proc or /sys, whose reads may stop
+ * short of the end), and check()'s errors come first. Both node:fs hosts
+ * (this file and denofs.js) read a named descriptor this way.
+ * @param {{readSync: typeof import('node:fs').readSync}} fs
+ * @param {number} fd @param {Uint8Array} buf @param {Uint8Array} probe 8 bytes of scratch
+ * @param {boolean} special @param {() => number} check
+ * @returns {number}
+ */
+export function readSettled(fs, fd, buf, probe, special, check) {
+  let n;
+  try {
+    n = fs.readSync(fd, buf, 0, buf.length, 0);
+  } catch (e) {
+    check();
+    throw e;
+  }
+  if (n > 0 && n < buf.length && !special) return n;
+  const size = check();
+  return n === 0 && buf.length > 0 ? 0 : readOpenFile(fs, fd, size, buf, probe, n);
 }
 
 /**
@@ -182,14 +210,8 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
   /**
    * readFileWithin over the runtime's own descriptors where the kernel
    * names them (the usual case on Linux): the kernel's name for fd must lie
-   * inside within; then a read at offset 0 (pread). fstat only when that
-   * read cannot settle it alone (ABI.md#read_file_within): a short read
-   * (0 < n < buf.length) comes from a regular file, whose short read is its
-   * end, since pread fails on a directory (EISDIR) and on FIFOs, sockets
-   * and terminals (ESPIPE); an error, an empty read or a full buffer asks
-   * fstat for the type and the size, as does a file under /proc or /sys,
-   * whose reads may stop short of the end. Errors come in fstat's order
-   * (EISDIR, EINVAL before EXDEV). -1: /proc cannot name fd.
+   * inside within (else fstat's errors, EISDIR and EINVAL, before EXDEV);
+   * then readSettled. -1: /proc cannot name fd.
    * @param {number} fd @param {Uint8Array | string} within @param {Uint8Array} buf
    */
   const readNamedWithin = (fd, within, buf) => {
@@ -217,16 +239,7 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
       regular(fd);
       throw withCode(new Error('EXDEV: the file opened lies outside ' + String(within)), 'EXDEV');
     }
-    let n;
-    try {
-      n = fs.readSync(fd, buf, 0, buf.length, 0);
-    } catch (e) {
-      regular(fd);
-      throw e;
-    }
-    if (n > 0 && n < buf.length && !special) return n;
-    const st = regular(fd);
-    return n === 0 && buf.length > 0 ? 0 : readOpenFile(fs, fd, st.size, buf, probe, n);
+    return readSettled(fs, fd, buf, probe, special, () => regular(fd).size);
   };
 
   /**
