@@ -1,7 +1,6 @@
 package core
 
 import (
-	"path"
 	"slices"
 	"strings"
 
@@ -28,93 +27,159 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 	// Scan every root first, then filter and merge: knowing how many
 	// skills were found sizes the result and the merger's maps once (10000
 	// skills: growing them was a quarter of what a discovery allocated).
-	// The calls on fsys come in the same order as before.
-	type scanned struct {
-		p       provider
-		warning string // a provider-level warning (S20's registry), or ""
-		spec    scanSpec
-		out     scanOutcome
-	}
-	var roots []scanned
-	found := 0
-	ancestors, repo := projectChain(fsys, cwd, home)
-	for _, p := range providerTable(opts) {
-		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
-			if item.warning != "" {
-				roots = append(roots, scanned{p: p, warning: item.warning})
-				continue
-			}
-			spec := item.spec
-			if spec.provider != "claude-plugins" || spec.scope == "" { // S43
-				spec.scope = scopeOf(spec.root, spec.level, home, repo, ancestors)
-			}
-			out := scanRoot(fsys, spec)
-			found += len(out.skills)
-			if rootScanned != nil && len(out.skills) > 0 { // a root without skills allocated little
-				rootScanned()
-			}
-			roots = append(roots, scanned{p: p, spec: item.spec, out: out})
-		}
-	}
-	custom := make([]scanned, 0, len(opts.CustomDirectories))
-	for _, dir := range opts.CustomDirectories { // S26
-		spec := scanSpec{root: customRoot(dir, cwd, home), provider: "custom", providerName: "Custom", level: "user",
-			requireDescription: true, scope: home}
-		out := scanRoot(fsys, spec)
-		found += len(out.skills)
-		custom = append(custom, scanned{spec: spec, out: out})
-		if rootScanned != nil && len(out.skills) > 0 {
-			rootScanned()
-		}
-	}
-
+	roots, found := scanContext(fsys, cwd, home, &opts)
 	res.Skills = make([]Skill, 0, found)
 	m := merger{res: res, opts: &opts, byName: make(map[string]string, found), byReal: make(map[string]string, found)}
 	m.ignored = m.compileGlobs(opts.IgnoredSkills, "ignoredSkills")
 	m.included = m.compileGlobs(opts.IncludeSkills, "includeSkills")
 	for i := range roots {
-		r := &roots[i]
-		if r.warning != "" {
-			// A provider-level warning is heard when any level of the
-			// provider is on, like its roots' warnings.
-			if sourceEnabled(opts, r.p.id, "user") || sourceEnabled(opts, r.p.id, "project") {
-				res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + r.warning})
-			}
-			continue
-		}
-		out := &r.out
-		enabled := sourceEnabled(opts, r.spec.provider, r.spec.level)
-		if enabled { // warnings of a source the user turned off are noise
-			if out.rootWarning != "" {
-				res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + out.rootWarning})
-			}
-			for _, w := range out.fileWarnings {
-				res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + w.Message})
-			}
-		}
-		res.Shadowed = append(res.Shadowed, out.outside...) // S43: before the filters
-		for i := range out.skills {
-			m.offer(&out.skills[i], enabled, false)
-		}
-	}
-	for i := range custom {
-		c := &custom[i]
-		out := &c.out
-		if out.rootWarning != "" {
-			res.Warnings = append(res.Warnings, Warning{c.spec.root, out.rootWarning})
-		}
-		res.Warnings = append(res.Warnings, out.fileWarnings...)
-		res.Shadowed = append(res.Shadowed, out.outside...)
-		for i := range out.skills {
-			m.offer(&out.skills[i], true, true)
-		}
+		m.take(&roots[i])
 	}
 	sortSkills(res.Skills)
-	sortStableFunc(res.Shadowed, func(a, b Shadowed) int {
-		return compareS15(a.Name, a.FilePath, b.Name, b.FilePath)
-	})
+	sortShadowed(res.Shadowed)
 	applyReplyBudget(res) // S45
 	return res, nil
+}
+
+// Discover and the functions below are split where they are because of
+// how V8 runs Go's wasm (issue 10): Go compiles a function to one wasm loop
+// whose every taken branch jumps back to its head, and V8's baseline
+// compiler charges each such jump its distance in machine code against the
+// function's budget for optimisation. A loop inside a large function
+// therefore sends the whole function to the optimising compiler after a
+// few iterations, which a one-shot process then waits for at exit; a loop
+// whose body is a small function of its own costs little and, if it does
+// get optimised, is cheap to optimise. So each loop over roots or skills
+// calls a small function, kept out of line (go:noinline) where the
+// compiler would otherwise fold it back in.
+
+// scanned is one skills root of a discovery, scanned, or a provider-level
+// warning in place of one.
+type scanned struct {
+	p       provider
+	custom  bool   // a customDirectories entry (S26)
+	warning string // a provider-level warning (S20's registry), or ""
+	spec    scanSpec
+	out     scanOutcome
+}
+
+// scanContext scans every root of a load context: the providers' roots in
+// provider order, then the custom directories (S26), and counts the skills
+// found. The calls on fsys come in the same order as before the split.
+//
+//go:noinline
+func scanContext(fsys FS, cwd, home string, opts *Options) (roots []scanned, found int) {
+	ancestors, repo := projectChain(fsys, cwd, home)
+	for _, p := range providerTable(*opts) {
+		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
+			roots = append(roots, scanned{p: p})
+			found += scanItem(fsys, &roots[len(roots)-1], &item, home, repo, ancestors)
+		}
+	}
+	for _, dir := range opts.CustomDirectories { // S26
+		roots = append(roots, scanned{custom: true})
+		found += scanCustom(fsys, &roots[len(roots)-1], dir, cwd, home)
+	}
+	return roots, found
+}
+
+// scanItem scans one provider root into r and returns how many skills it
+// held.
+//
+//go:noinline
+func scanItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancestors []string) int {
+	if item.warning != "" {
+		r.warning = item.warning
+		return 0
+	}
+	spec := item.spec
+	if spec.provider != "claude-plugins" || spec.scope == "" { // S43
+		spec.scope = scopeOf(spec.root, spec.level, home, repo, ancestors)
+	}
+	r.spec, r.out = item.spec, scanRoot(fsys, spec)
+	return scannedRoot(len(r.out.skills))
+}
+
+// scanCustom scans one customDirectories entry (S26) into r and returns
+// how many skills it held.
+//
+//go:noinline
+func scanCustom(fsys FS, r *scanned, dir, cwd, home string) int {
+	r.spec = scanSpec{root: customRoot(dir, cwd, home), provider: "custom", providerName: "Custom", level: "user",
+		requireDescription: true, scope: home}
+	r.out = scanRoot(fsys, r.spec)
+	return scannedRoot(len(r.out.skills))
+}
+
+// scannedRoot runs [rootScanned] after a root that held skills (a root
+// without skills allocated little) and returns n.
+func scannedRoot(n int) int {
+	if rootScanned != nil && n > 0 {
+		rootScanned()
+	}
+	return n
+}
+
+// take passes one scanned root's warnings and skills through the filters
+// and the merge.
+//
+//go:noinline
+func (m *merger) take(r *scanned) {
+	if r.warning != "" {
+		// A provider-level warning is heard when any level of the
+		// provider is on, like its roots' warnings.
+		if sourceEnabled(m.opts, r.p.id, "user") || sourceEnabled(m.opts, r.p.id, "project") {
+			m.res.Warnings = append(m.res.Warnings, Warning{"", "[" + r.p.displayName + "] " + r.warning})
+		}
+		return
+	}
+	// Warnings of a source the user turned off are noise; custom
+	// directories skip the source toggles (S26).
+	enabled := r.custom || sourceEnabled(m.opts, r.spec.provider, r.spec.level)
+	if enabled && (r.out.rootWarning != "" || len(r.out.fileWarnings) > 0) {
+		m.warn(r)
+	}
+	m.res.Shadowed = append(m.res.Shadowed, r.out.outside...) // S43: before the filters
+	m.offerAll(r.out.skills, enabled, r.custom)
+}
+
+// warn adds a scanned root's warnings to the result: a provider root's
+// prefixed with the provider's name, a custom directory's as they are.
+//
+//go:noinline
+func (m *merger) warn(r *scanned) {
+	res, out := m.res, &r.out
+	if r.custom {
+		if out.rootWarning != "" {
+			res.Warnings = append(res.Warnings, Warning{r.spec.root, out.rootWarning})
+		}
+		res.Warnings = append(res.Warnings, out.fileWarnings...)
+		return
+	}
+	if out.rootWarning != "" {
+		res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + out.rootWarning})
+	}
+	for _, w := range out.fileWarnings {
+		res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + w.Message})
+	}
+}
+
+// offerAll offers each skill of one root, in order.
+//
+//go:noinline
+func (m *merger) offerAll(skills []Skill, sourceOn, custom bool) {
+	for i := range skills {
+		m.offer(&skills[i], sourceOn, custom)
+	}
+}
+
+// sortShadowed sorts shadowed entries by S15's order.
+//
+//go:noinline
+func sortShadowed(list []Shadowed) {
+	sortStableFunc(list, func(a, b Shadowed) int {
+		return compareS15(a.Name, a.FilePath, b.Name, b.FilePath)
+	})
 }
 
 // rootScanned, when set, runs after each skills root a discovery scans
@@ -146,7 +211,7 @@ func ScanDir(fsys FS, dir, source string) (*ScanResult, error) {
 	if level != "user" && level != "project" {
 		return nil, errorf(CodeInvalidArgument, `source level must be "user" or "project": `+source)
 	}
-	dir = path.Clean(dir)
+	dir = cleanPath(dir)
 	out := scanRoot(fsys, scanSpec{root: dir, provider: provider, providerName: providerDisplayName(provider),
 		level: level, requireDescription: true})
 	res := &ScanResult{Skills: out.skills, Warnings: []Warning{}}
@@ -168,7 +233,7 @@ func checkContext(cwd, home string) (string, string, error) {
 	if !strings.HasPrefix(home, "/") {
 		return "", "", errorf(CodeInvalidArgument, "home must be an absolute path")
 	}
-	return path.Clean(cwd), path.Clean(home), nil
+	return cleanPath(cwd), cleanPath(home), nil
 }
 
 // customRoot expands a customDirectories entry (S26): "~" and "~/..." are
@@ -178,11 +243,11 @@ func customRoot(dir, cwd, home string) string {
 	case dir == "~":
 		return home
 	case strings.HasPrefix(dir, "~/"):
-		return path.Join(home, dir[2:])
+		return joinPath(home, dir[2:])
 	case strings.HasPrefix(dir, "/"):
-		return path.Clean(dir)
+		return cleanPath(dir)
 	}
-	return path.Join(cwd, dir)
+	return joinPath(cwd, dir)
 }
 
 // projectAncestors returns the project directories of S16, closest first:
@@ -201,9 +266,9 @@ func projectChain(fsys FS, cwd, home string) (ancestors []string, repo string) {
 		return nil, ""
 	}
 	var chain []string
-	for a := cwd; ; a = path.Dir(a) {
+	for a := cwd; ; a = parentDir(a) {
 		chain = append(chain, a)
-		if _, err := fsys.Lstat(path.Join(a, ".git")); err == nil {
+		if _, err := fsys.Lstat(joinPath(a, ".git")); err == nil {
 			return without(chain, home), a // a repository: up to its root
 		}
 		if a == "/" {
@@ -237,20 +302,28 @@ func without(list []string, drop string) []string {
 }
 
 // sourceEnabled applies the S23 toggles to a source.
-func sourceEnabled(o Options, provider, level string) bool {
-	switch provider + ":" + level {
-	case "codex:user":
-		return o.EnableCodexUser
-	case "claude:user":
-		return o.EnableClaudeUser
-	case "claude:project":
-		return o.EnableClaudeProject
-	case "native:user":
-		return o.EnablePiUser
-	case "native:project":
-		return o.EnablePiProject
-	case "custom:user":
-		return true // S26: custom directories skip the source toggles
+//
+//go:noinline
+func sourceEnabled(o *Options, provider, level string) bool {
+	switch level {
+	case "user":
+		switch provider {
+		case "codex":
+			return o.EnableCodexUser
+		case "claude":
+			return o.EnableClaudeUser
+		case "native":
+			return o.EnablePiUser
+		case "custom":
+			return true // S26: custom directories skip the source toggles
+		}
+	case "project":
+		switch provider {
+		case "claude":
+			return o.EnableClaudeProject
+		case "native":
+			return o.EnablePiProject
+		}
 	}
 	return o.EnableCodexUser || o.EnableClaudeUser || o.EnableClaudeProject || o.EnablePiUser || o.EnablePiProject
 }

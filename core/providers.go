@@ -1,7 +1,6 @@
 package core
 
 import (
-	"path"
 	"strings"
 )
 
@@ -87,7 +86,7 @@ func codexProvider() provider {
 	p.items = func(fsys FS, cwd, home string, ancestors []string, cfg string) []providerItem {
 		list := items(fsys, cwd, home, ancestors, cfg)
 		for i := range list {
-			if list[i].spec.level == "user" && list[i].spec.root == path.Join(home, codexSystemDir) {
+			if list[i].spec.level == "user" && list[i].spec.root == joinPath(home, codexSystemDir) {
 				list[i].spec.quietENOTDIR = true
 			}
 		}
@@ -110,7 +109,7 @@ func dirProvider(p Provider) provider {
 			}
 			var user, project []providerItem
 			for _, d := range p.UserDirs {
-				user = append(user, spec(path.Join(home, d), "user"))
+				user = append(user, spec(joinPath(home, d), "user"))
 			}
 			dirs := ancestors
 			if p.CwdOnly {
@@ -121,7 +120,7 @@ func dirProvider(p Provider) provider {
 			}
 			for _, a := range dirs {
 				for _, d := range p.ProjectDirs {
-					project = append(project, spec(path.Join(a, d), "project"))
+					project = append(project, spec(joinPath(a, d), "project"))
 				}
 			}
 			if p.UserFirst {
@@ -161,7 +160,7 @@ func readBounded(fsys FS, file string, max int) ([]byte, error) {
 
 // claudePluginItems reads Claude Code's plugin registry (S20).
 func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []providerItem {
-	file := path.Join(home, ".claude/plugins/installed_plugins.json")
+	file := joinPath(home, ".claude/plugins/installed_plugins.json")
 	// Only a regular file is read: a FIFO would block and a device
 	// (a link to /dev/zero) never end.
 	t, err := fsys.Stat(file)
@@ -224,11 +223,11 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 				if !strings.HasPrefix(projectPath, "/") {
 					continue
 				}
-				if pp := path.Clean(projectPath); pp != cwd && !under(cwd, pp) {
+				if pp := cleanPath(projectPath); pp != cwd && !under(cwd, pp) {
 					continue
 				}
 			}
-			root := path.Join(installPath, "skills")
+			root := joinPath(installPath, "skills")
 			if resolved[root] {
 				continue
 			}
@@ -243,7 +242,7 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 			scanned[key] = true
 			items = append(items, providerItem{spec: scanSpec{root: root,
 				provider: "claude-plugins", providerName: "Claude Code plugins", level: level,
-				namePrefix: id[:at] + ":", scope: path.Clean(installPath)}})
+				namePrefix: id[:at] + ":", scope: cleanPath(installPath)}})
 		}
 	}
 	return items

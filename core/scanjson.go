@@ -320,7 +320,11 @@ func (j *frontmatterJSON) flowSequence(text string) (string, bool) {
 }
 
 // value returns the JSON of the top-level value under key within raw (the
-// string of j.w.B), or "" when the key is absent.
+// string of j.w.B), or "" when the key is absent. Out of line: fields looks
+// up nine keys, and nine copies of this loop made fields a function that V8
+// optimises after a few skills (see [scanContext]).
+//
+//go:noinline
 func (j *frontmatterJSON) value(raw, key string) string {
 	for _, t := range j.tops {
 		if t.key == key {

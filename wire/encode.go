@@ -65,14 +65,10 @@ func appendExpansion(b []byte, e *core.Expansion) []byte {
 		return append(b, "null"...)
 	}
 	w := newWriter(b)
-	w.Raw(`{"message":`)
-	w.Str(e.Message)
-	w.Raw(`,"name":`)
-	w.Str(e.Name)
-	w.Raw(`,"path":`)
-	w.Str(e.Path)
-	w.Raw(`,"args":`)
-	w.Str(e.Args)
+	w.RawStr(`{"message":`, e.Message)
+	w.RawStr(`,"name":`, e.Name)
+	w.RawStr(`,"path":`, e.Path)
+	w.RawStr(`,"args":`, e.Args)
 	w.Byte('}')
 	return w.B
 }
@@ -83,12 +79,9 @@ func appendCommandList(b []byte, l *core.CommandList) []byte {
 	w := newWriter(b)
 	w.Raw(`{"commands":`)
 	list(&w, l.Commands, func(w *writer, c *core.Command) {
-		w.Raw(`{"name":`)
-		w.Str(c.Name)
-		w.Raw(`,"description":`)
-		w.Str(c.Description)
-		w.Raw(`,"path":`)
-		w.Str(c.Path)
+		w.RawStr(`{"name":`, c.Name)
+		w.RawStr(`,"description":`, c.Description)
+		w.RawStr(`,"path":`, c.Path)
 		w.Byte('}')
 	})
 	w.Byte('}')
@@ -102,12 +95,9 @@ func appendContextResult(b []byte, r *core.ContextResult) []byte {
 	w := newWriter(b)
 	w.Raw(`{"files":`)
 	list(&w, r.Files, func(w *writer, f *core.ContextFile) {
-		w.Raw(`{"path":`)
-		w.Str(f.Path)
-		w.Raw(`,"content":`)
-		w.Str(f.Content)
-		w.Raw(`,"level":`)
-		w.Str(f.Level)
+		w.RawStr(`{"path":`, f.Path)
+		w.RawStr(`,"content":`, f.Content)
+		w.RawStr(`,"level":`, f.Level)
 		w.Raw(`,"depth":`)
 		if f.Depth < 0 {
 			w.Raw("null")
@@ -127,10 +117,8 @@ func appendContextResult(b []byte, r *core.ContextResult) []byte {
 // appendError appends {"error":{"code","message"}} (SPEC section 12).
 func appendError(b []byte, e *core.Error) []byte {
 	w := newWriter(b)
-	w.Raw(`{"error":{"code":`)
-	w.Str(e.Code)
-	w.Raw(`,"message":`)
-	w.Str(e.Message)
+	w.RawStr(`{"error":{"code":`, e.Code)
+	w.RawStr(`,"message":`, e.Message)
 	w.Raw("}}")
 	return w.B
 }
@@ -139,8 +127,7 @@ func appendError(b []byte, e *core.Error) []byte {
 // "outcome","reason"?}]}, winner null when no copy loaded (SPEC section 12).
 func appendExplanation(b []byte, e *core.Explanation) []byte {
 	w := newWriter(b)
-	w.Raw(`{"name":`)
-	w.Str(e.Name)
+	w.RawStr(`{"name":`, e.Name)
 	w.Raw(`,"winner":`)
 	if e.Winner == nil {
 		w.Raw("null")
@@ -149,15 +136,11 @@ func appendExplanation(b []byte, e *core.Explanation) []byte {
 	}
 	w.Raw(`,"candidates":`)
 	list(&w, e.Candidates, func(w *writer, c *core.Candidate) {
-		w.Raw(`{"filePath":`)
-		w.Str(c.FilePath)
-		w.Raw(`,"source":`)
-		w.Str(c.Source)
-		w.Raw(`,"outcome":`)
-		w.Str(c.Outcome)
+		w.RawStr(`{"filePath":`, c.FilePath)
+		w.RawStr(`,"source":`, c.Source)
+		w.RawStr(`,"outcome":`, c.Outcome)
 		if c.Reason != "" {
-			w.Raw(`,"reason":`)
-			w.Str(c.Reason)
+			w.RawStr(`,"reason":`, c.Reason)
 		}
 		w.Byte('}')
 	})
@@ -168,10 +151,8 @@ func appendExplanation(b []byte, e *core.Explanation) []byte {
 // appendPrompt appends {"text","format","omitted","shortened"} (SPEC section 12).
 func appendPrompt(b []byte, p *core.Prompt) []byte {
 	w := newWriter(b)
-	w.Raw(`{"text":`)
-	w.Str(p.Text)
-	w.Raw(`,"format":`)
-	w.Str(p.Format)
+	w.RawStr(`{"text":`, p.Text)
+	w.RawStr(`,"format":`, p.Format)
 	w.Raw(`,"omitted":`)
 	w.Strings(nonNil(p.Omitted))
 	w.Raw(`,"shortened":`)
@@ -192,16 +173,12 @@ func nonNil(list []string) []string {
 // (SPEC section 12).
 func appendResource(b []byte, r *core.Resource) []byte {
 	w := newWriter(b)
-	w.Raw(`{"url":`)
-	w.Str(r.URL)
-	w.Raw(`,"content":`)
-	w.Str(r.Content)
-	w.Raw(`,"contentType":`)
-	w.Str(r.ContentType)
+	w.RawStr(`{"url":`, r.URL)
+	w.RawStr(`,"content":`, r.Content)
+	w.RawStr(`,"contentType":`, r.ContentType)
 	w.Raw(`,"size":`)
 	w.Num(float64(r.Size))
-	w.Raw(`,"sourcePath":`)
-	w.Str(r.SourcePath)
+	w.RawStr(`,"sourcePath":`, r.SourcePath)
 	w.Byte('}')
 	return w.B
 }
@@ -210,10 +187,8 @@ func appendResource(b []byte, r *core.Resource) []byte {
 // "truncated": true past 10000 files (S45).
 func appendFileList(b []byte, l *core.FileList) []byte {
 	w := newWriter(b)
-	w.Raw(`{"name":`)
-	w.Str(l.Name)
-	w.Raw(`,"baseDir":`)
-	w.Str(l.BaseDir)
+	w.RawStr(`{"name":`, l.Name)
+	w.RawStr(`,"baseDir":`, l.BaseDir)
 	w.Raw(`,"files":`)
 	w.Strings(l.Files)
 	if l.Truncated { // S45
@@ -232,36 +207,40 @@ func appendSkill(b []byte, s *core.Skill) []byte {
 
 // skill writes a skill's JSON object, keys in SPEC order (section 5).
 func (w *writer) skill(s *core.Skill) {
-	w.Raw(`{"name":`)
-	w.Str(s.Name)
-	w.Raw(`,"description":`)
-	w.Str(s.Description)
-	w.Raw(`,"filePath":`)
-	fileStart := len(w.B)
-	w.Str(s.FilePath)
+	w.RawStr(`{"name":`, s.Name)
+	w.RawStr(`,"description":`, s.Description)
+	const filePathKey = `,"filePath":`
+	fileStart := len(w.B) + len(filePathKey)
+	w.RawStr(filePathKey, s.FilePath)
 	fileEnd := len(w.B)
-	w.Raw(`,"baseDir":`)
-	w.Str(s.BaseDir)
-	w.Raw(`,"source":`)
-	w.Str(s.Source)
-	w.Raw(`,"provider":`)
-	w.Str(s.Provider)
-	w.Raw(`,"providerName":`)
-	w.Str(s.ProviderName)
-	w.Raw(`,"level":`)
-	w.Str(s.Level)
-	w.Raw(`,"sourcePath":`)
+	w.RawStr(`,"baseDir":`, s.BaseDir)
+	w.RawStr(`,"source":`, s.Source)
+	w.RawStr(`,"provider":`, s.Provider)
+	w.RawStr(`,"providerName":`, s.ProviderName)
+	w.RawStr(`,"level":`, s.Level)
 	if s.SourcePath == s.FilePath { // usually: its JSON is copied, not escaped again (issue 13)
-		w.B = append(w.B, w.B[fileStart:fileEnd]...)
+		w.B = append(append(w.B, `,"sourcePath":`...), w.B[fileStart:fileEnd]...)
 	} else {
-		w.Str(s.SourcePath)
+		w.RawStr(`,"sourcePath":`, s.SourcePath)
 	}
-	w.Raw(`,"frontmatter":`)
 	if s.Frontmatter == nil {
-		w.Raw("{}")
+		w.Raw(`,"frontmatter":{}`)
 	} else {
+		w.Raw(`,"frontmatter":`)
 		w.value(s.Frontmatter)
 	}
+	if s.Contexts != nil || s.Globs != nil || s.AlwaysApply != nil || s.DisableModelInvocation || s.DisableUserInvocation {
+		w.skillOptional(s)
+	}
+	w.Byte('}')
+}
+
+// skillOptional writes the members a skill has only when its frontmatter
+// sets them. Out of line: few skills have them, and what skill does not
+// hold V8 does not optimise with it (issue 10).
+//
+//go:noinline
+func (w *writer) skillOptional(s *core.Skill) {
 	if s.Contexts != nil {
 		w.Raw(`,"contexts":`)
 		w.Strings(s.Contexts)
@@ -280,18 +259,19 @@ func (w *writer) skill(s *core.Skill) {
 	if s.DisableUserInvocation {
 		w.Raw(`,"userInvocable":false`)
 	}
-	w.Byte('}')
 }
 
 func (w *writer) warning(x *core.Warning) {
-	w.Raw(`{"skillPath":`)
-	w.Str(x.SkillPath)
-	w.Raw(`,"message":`)
-	w.Str(x.Message)
+	w.RawStr(`{"skillPath":`, x.SkillPath)
+	w.RawStr(`,"message":`, x.Message)
 	w.Byte('}')
 }
 
-// list writes items as a JSON array, each item with write.
+// list writes items as a JSON array, each item with write. Out of line,
+// like the size hints: a loop inlined into a large function (appendResult)
+// makes V8 optimise that whole function within one call (issue 10).
+//
+//go:noinline
 func list[T any](w *writer, items []T, write func(*writer, *T)) {
 	w.Byte('[')
 	for i := range items {
@@ -306,11 +286,7 @@ func list[T any](w *writer, items []T, write func(*writer, *T)) {
 // appendResult appends {"skills","warnings","shadowed","digest"} (SPEC section
 // 12, S54).
 func appendResult(b []byte, r *core.Result) []byte {
-	n := skillsSizeHint(r.Skills) + warningsSizeHint(r.Warnings) + 64
-	for i := range r.Shadowed {
-		x := &r.Shadowed[i]
-		n += 64 + len(x.Name) + len(x.FilePath) + len(x.Source) + len(x.Reason) + len(x.Winner)
-	}
+	n := skillsSizeHint(r.Skills) + warningsSizeHint(r.Warnings) + shadowedSizeHint(r.Shadowed) + 64
 	start := len(b)
 	w := newWriter(slices.Grow(b, n+len(`,"digest":"0123456789abcdef"`)))
 	w.Raw(`{"skills":`)
@@ -319,17 +295,12 @@ func appendResult(b []byte, r *core.Result) []byte {
 	list(&w, r.Warnings, (*writer).warning)
 	w.Raw(`,"shadowed":`)
 	list(&w, r.Shadowed, func(w *writer, x *core.Shadowed) {
-		w.Raw(`{"name":`)
-		w.Str(x.Name)
-		w.Raw(`,"filePath":`)
-		w.Str(x.FilePath)
-		w.Raw(`,"source":`)
-		w.Str(x.Source)
-		w.Raw(`,"reason":`)
-		w.Str(x.Reason)
+		w.RawStr(`{"name":`, x.Name)
+		w.RawStr(`,"filePath":`, x.FilePath)
+		w.RawStr(`,"source":`, x.Source)
+		w.RawStr(`,"reason":`, x.Reason)
 		if x.Winner != "" {
-			w.Raw(`,"winner":`)
-			w.Str(x.Winner)
+			w.RawStr(`,"winner":`, x.Winner)
 		}
 		w.Byte('}')
 	})
@@ -380,10 +351,8 @@ func appendMatchResult(b []byte, r *core.MatchResult) []byte {
 	w := newWriter(b)
 	w.Raw(`{"skills":`)
 	list(&w, r.Skills, func(w *writer, m *core.SkillMatch) {
-		w.Raw(`{"name":`)
-		w.Str(m.Name)
-		w.Raw(`,"reason":`)
-		w.Str(m.Reason)
+		w.RawStr(`{"name":`, m.Name)
+		w.RawStr(`,"reason":`, m.Reason)
 		w.Raw(`,"paths":`)
 		list(w, m.Paths, func(w *writer, p *string) { w.Str(*p) })
 		w.Byte('}')
@@ -426,10 +395,24 @@ func skillsSizeHint(list []core.Skill) int {
 }
 
 // warningsSizeHint is about the size of the warnings' JSON.
+//
+//go:noinline
 func warningsSizeHint(list []core.Warning) int {
 	n := 2
 	for _, x := range list {
 		n += 32 + len(x.SkillPath) + len(x.Message)
+	}
+	return n
+}
+
+// shadowedSizeHint is about the size of the shadowed entries' JSON.
+//
+//go:noinline
+func shadowedSizeHint(list []core.Shadowed) int {
+	n := 0
+	for i := range list {
+		x := &list[i]
+		n += 64 + len(x.Name) + len(x.FilePath) + len(x.Source) + len(x.Reason) + len(x.Winner)
 	}
 	return n
 }
@@ -445,16 +428,12 @@ func appendValidation(b []byte, r *core.Validation) []byte {
 // validation writes {"dir","diagnostics",["skills"]}; "skills" only for a
 // skills root (S51).
 func (w *writer) validation(r *core.Validation) {
-	w.Raw(`{"dir":`)
-	w.Str(r.Dir)
+	w.RawStr(`{"dir":`, r.Dir)
 	w.Raw(`,"diagnostics":`)
 	list(w, r.Diagnostics, func(w *writer, d *core.Diagnostic) {
-		w.Raw(`{"code":`)
-		w.Str(d.Code)
-		w.Raw(`,"severity":`)
-		w.Str(d.Severity)
-		w.Raw(`,"message":`)
-		w.Str(d.Message)
+		w.RawStr(`{"code":`, d.Code)
+		w.RawStr(`,"severity":`, d.Severity)
+		w.RawStr(`,"message":`, d.Message)
 		if d.Line > 0 {
 			w.Raw(`,"line":`)
 			w.Num(float64(d.Line))

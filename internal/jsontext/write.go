@@ -31,12 +31,23 @@ func (w *Writer) Key(k string, first bool) {
 
 const hexDigits = "0123456789abcdef"
 
-// str writes s as a JSON string the way JSON.stringify does. Invalid UTF-8
-// (which the core never produces) is written as U+FFFD. Runs of bytes that
-// need no escape (printable ASCII but " and \) are skipped eight at a time
-// (plainRun) and copied in one append: in the wasm module a byte loop here
-// was the engine's largest single cost (issue 13).
-func (w *Writer) Str(s string) {
+// Str writes s as a JSON string the way JSON.stringify does. Invalid UTF-8
+// (which the core never produces) is written as U+FFFD.
+func (w *Writer) Str(s string) { w.RawStr("", s) }
+
+// RawStr writes raw as it is (a member's key and colon, say) and then s as
+// a JSON string ([Writer.Str]), in one call: a writer of many members calls
+// it once a member instead of appending each key inline, which keeps that
+// writer small (in V8 a large wasm function is optimised after a few calls,
+// at a cost that grows with its size; issue 10).
+//
+// Runs of bytes that need no escape (printable ASCII but " and \) are
+// skipped eight at a time (plainRun) and copied in one append: in the wasm
+// module a byte loop here was the engine's largest single cost (issue 13).
+// What is not plain is handled out of line (escapeAt), so that this loop
+// stays small.
+func (w *Writer) RawStr(raw, s string) {
+	w.B = append(w.B, raw...)
 	w.B = append(w.B, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -44,41 +55,52 @@ func (w *Writer) Str(s string) {
 		if i == len(s) {
 			break
 		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			w.B = append(w.B, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				w.B = append(w.B, '\\', c)
-			case '\b':
-				w.B = append(w.B, '\\', 'b')
-			case '\f':
-				w.B = append(w.B, '\\', 'f')
-			case '\n':
-				w.B = append(w.B, '\\', 'n')
-			case '\r':
-				w.B = append(w.B, '\\', 'r')
-			case '\t':
-				w.B = append(w.B, '\\', 't')
-			default:
-				w.B = append(w.B, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			w.B = append(w.B, s[start:i]...)
-			w.B = append(w.B, "\uFFFD"...)
-			i++
-			start = i
-			continue
-		}
-		i += size
+		i, start = w.escapeAt(s, start, i)
 	}
 	w.B = append(w.B, s[start:]...)
 	w.B = append(w.B, '"')
+}
+
+// escapeAt handles the byte of s at i, which plainRun stopped at, for
+// RawStr: an ASCII byte that needs an escape is written escaped after the
+// plain bytes s[start:i]; valid multi-byte characters, and those that
+// follow, are skipped (copied later with the plain run they belong to); an
+// invalid byte is written as U+FFFD. It returns where to go on and where
+// the bytes not yet written start.
+//
+//go:noinline
+func (w *Writer) escapeAt(s string, start, i int) (next, nextStart int) {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		w.B = append(w.B, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			w.B = append(w.B, '\\', c)
+		case '\b':
+			w.B = append(w.B, '\\', 'b')
+		case '\f':
+			w.B = append(w.B, '\\', 'f')
+		case '\n':
+			w.B = append(w.B, '\\', 'n')
+		case '\r':
+			w.B = append(w.B, '\\', 'r')
+		case '\t':
+			w.B = append(w.B, '\\', 't')
+		default:
+			w.B = append(w.B, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		return i + 1, i + 1
+	}
+	for i < len(s) && s[i] >= utf8.RuneSelf {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 { // an invalid byte
+			w.B = append(w.B, s[start:i]...)
+			w.B = append(w.B, "\uFFFD"...)
+			return i + 1, i + 1
+		}
+		i += size
+	}
+	return i, start
 }
 
 // plainRun returns how many bytes at the start of s need no escape in a

@@ -74,7 +74,8 @@ func TestStr(t *testing.T) {
 }
 
 // FuzzStr checks Writer.Str against the byte loop, at every alignment of
-// the string within a word.
+// the string within a word, and Writer.RawStr against Str after its raw
+// bytes.
 func FuzzStr(f *testing.F) {
 	for _, s := range []string{"", "abcdefgh", "a\"b\\c\x01d\xffe\u00e9f\u2028", strings.Repeat("xy\n", 9)} {
 		f.Add(s)
@@ -85,6 +86,10 @@ func FuzzStr(f *testing.F) {
 			w.Str(s[cut:])
 			if got, want := string(w.B), strByByte(s[cut:]); got != want {
 				t.Fatalf("Str(%q) = %s, want %s", s[cut:], got, want)
+			}
+			w.RawStr(`,"k":`, s[cut:])
+			if got, want := string(w.B), strByByte(s[cut:])+`,"k":`+strByByte(s[cut:]); got != want {
+				t.Fatalf("RawStr after Str(%q) = %s, want %s", s[cut:], got, want)
 			}
 		}
 	})
