@@ -214,6 +214,11 @@ type validator struct {
 	fm   fmLines
 }
 
+// add and keyLine are not inlined: checkFields and its kin call them at
+// some forty sites, where each inlined copy cost the wasm module about
+// 300 bytes, and validation is never on a hot path.
+//
+//go:noinline
 func (v *validator) add(code, severity, message string, line int) {
 	v.out.Diagnostics = append(v.out.Diagnostics, Diagnostic{Code: code, Severity: severity, Message: message, Line: line})
 }
@@ -276,6 +281,8 @@ func (v *validator) checkFile() {
 }
 
 // keyLine is the line of key k, or of the opening --- when k is absent.
+//
+//go:noinline
 func (v *validator) keyLine(k string) int {
 	if l, ok := v.fm.keys[k]; ok {
 		return l
