@@ -90,7 +90,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	keep := stringArena{chunk: min(candidates<<10, 16<<10)}
 	maps := make([]Map, 0, candidates)
 	fast.text.chunk = 16 << 10
-	for _, e := range entries {
+	for i, e := range entries {
 		if strings.HasPrefix(e.Name, ".") {
 			continue
 		}
@@ -131,6 +131,8 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 				rootReal, rootRealOK, haveRootReal = r, err == nil, true
 				if err != nil {
 					rootReal = spec.root
+				} else if p, ok := fsys.(Prefetcher); ok && rootReal == root {
+					hintSkillReads(p, entries[i:], root)
 				}
 			}
 			if rootRealOK {
@@ -523,4 +525,32 @@ func compareS15(nameA, fileA, nameB, fileB string) int {
 		return c
 	}
 	return strings.Compare(fileA, fileB)
+}
+
+// hintSkillReads tells p of the checked reads scanRoot is about to make
+// (SPEC S44 through [Prefetcher]): the SKILL.md of each plain folder in
+// entries, under a root whose realpath is itself, with the buffer
+// readSkillHead reads a head into first. One read is no hint.
+func hintSkillReads(p Prefetcher, entries []DirEntry, root string) {
+	const name = "/SKILL.md\x00"
+	n, reads := 0, 0
+	for _, e := range entries {
+		if e.Type == TypeDir && !strings.HasPrefix(e.Name, ".") {
+			n += len(root) + 1 + len(e.Name) + len(name)
+			reads++
+		}
+	}
+	if reads < 2 {
+		return
+	}
+	paths, at := make([]byte, n), 0
+	for _, e := range entries {
+		if e.Type == TypeDir && !strings.HasPrefix(e.Name, ".") {
+			at += copy(paths[at:], root)
+			paths[at] = '/'
+			at += 1 + copy(paths[at+1:], e.Name)
+			at += copy(paths[at:], name)
+		}
+	}
+	p.PrefetchWithin(paths, headFirstRead)
 }

@@ -30,6 +30,20 @@ type ContainedReader interface {
 	ReadFileWithin(within, path string, buf []byte) (n int, size int64, err error)
 }
 
+// Prefetcher is an optional hint of an [FS]: discovery names the checked
+// reads it is about to make, in the order it will make them, so a host can
+// make them ahead (on another thread, while the engine parses the files
+// read before). paths holds each path followed by a NUL (a byte no path
+// holds); each read is ReadFileWithin(p, p, a buffer of cap bytes), a
+// SKILL.md read against its own expected realpath. It changes no result: a
+// host answers a later [ContainedReader.ReadFileWithin] from a read made
+// ahead only when within, path and len(buf) are a listed read's, and then
+// exactly as that read answered (wasm/ABI.md#prefetch_within). Discovery
+// may skip any listed read; a new hint replaces the last.
+type Prefetcher interface {
+	PrefetchWithin(paths []byte, cap int)
+}
+
 // ReadFileWithin is [ContainedReader.ReadFileWithin] over any FS: fsys's
 // own check of the file it opens when fsys is a ContainedReader. Otherwise
 // the realpath of p, made of its folder's realpath and its name (the

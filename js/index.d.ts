@@ -502,4 +502,4 @@ export declare class MemoryFS implements StringFileSystem {
 }
 
 /** The wasm ABI version this package speaks (wasm/ABI.md). */
-export declare const ABI_VERSION: 3;
+export declare const ABI_VERSION: 4;

@@ -24,7 +24,7 @@ let depsModule;
 export { SkilldexError, MemoryFS };
 
 /** @type {import('./index.js').ABI_VERSION} */
-export const ABI_VERSION = /** @type {3} */ (VERSION);
+export const ABI_VERSION = /** @type {4} */ (VERSION);
 
 /** @type {import('./index.js').createNodeFS} */
 export const createNodeFS = (fs, opts) => /** @type {import('./index.js').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts, defaultFS()));

@@ -106,6 +106,18 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		}), i32x3, i32x1).
 		WithParameterNames("data_ptr", "data_len", "out_ptr").
 		Export(abi.ImportSHA256)
+	// prefetch_within (ABI.md#prefetch_within): this host reads on the
+	// calling goroutine when asked, so it takes no hint; the list must
+	// still lie in memory.
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			const name = abi.ImportPrefetchWithin
+			checkDone(ctx, name)
+			buffer(mod.Memory(), name, uint32(stack[0]), uint32(stack[1]))
+			stack[0] = uint64(abi.OK)
+		}), i32x3, i32x1).
+		WithParameterNames("list_ptr", "list_len", "buf_cap").
+		Export(abi.ImportPrefetchWithin)
 	b.NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 			inst, _ := ctx.Value(ctxKey{}).(*instance)

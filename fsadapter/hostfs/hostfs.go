@@ -25,18 +25,18 @@ import (
 // Result: OK, BufferTooSmall, or a failure errno (ENOENT, ENOTDIR, EACCES,
 // ELOOP, EIO, ...).
 //
-//go:wasmimport skilldex_host_v3 read_dir
+//go:wasmimport skilldex_host_v4 read_dir
 func hostReadDir(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostStat writes the type of path, following symlinks, to *outType
 // (ABI.md#stat). Result: OK or a failure errno (ENOENT, ENOTDIR, ELOOP, ...).
 //
-//go:wasmimport skilldex_host_v3 stat
+//go:wasmimport skilldex_host_v4 stat
 func hostStat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 
 // hostLstat is hostStat without following a final symlink (ABI.md#lstat).
 //
-//go:wasmimport skilldex_host_v3 lstat
+//go:wasmimport skilldex_host_v4 lstat
 func hostLstat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 
 // hostReadFileWithin is hostReadFile for a file that must lie inside the
@@ -44,8 +44,15 @@ func hostLstat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 // file it actually opened and answers EXDEV when it lies outside
 // (ABI.md#read_file_within, SPEC S44).
 //
-//go:wasmimport skilldex_host_v3 read_file_within
+//go:wasmimport skilldex_host_v4 read_file_within
 func hostReadFileWithin(within unsafe.Pointer, withinLen uint32, path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
+
+// hostPrefetchWithin tells the host of the read_file_within calls the
+// engine is about to make (ABI.md#prefetch_within): a hint, whose result
+// the engine ignores.
+//
+//go:wasmimport skilldex_host_v4 prefetch_within
+func hostPrefetchWithin(list unsafe.Pointer, listLen, bufCap uint32) uint32
 
 // hostReadFile writes the first min(size, bufCap) bytes of the file at path
 // into buf (ABI.md#read_file). OK: *outLen is the file's size, all of it
@@ -53,14 +60,14 @@ func hostReadFileWithin(within unsafe.Pointer, withinLen uint32, path unsafe.Poi
 // bufCap are written, and *outLen is the size (at least bufCap+1).
 // Failures: ENOENT, EISDIR, EACCES, ELOOP, EIO, ...
 //
-//go:wasmimport skilldex_host_v3 read_file
+//go:wasmimport skilldex_host_v4 read_file
 func hostReadFile(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostRealpath writes the canonical path of path (absolute, no symlinks, no
 // . or ..) into buf (ABI.md#realpath). OK: *outLen is its length.
 // BufferTooSmall: *outLen is the length needed. Failures: ENOENT, ELOOP, ...
 //
-//go:wasmimport skilldex_host_v3 realpath
+//go:wasmimport skilldex_host_v4 realpath
 func hostRealpath(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // FS is a [core.FS], [core.PrefixReader] and [core.PrefixReaderInto] over the host imports. The zero
@@ -71,6 +78,7 @@ type FS struct {
 	outLen  uint32
 	outType uint32
 	traffic uint64 // see Traffic
+	hint    []byte // the last prefetch_within list, its memory reused
 }
 
 // callTraffic is what [FS.Traffic] counts for one import call besides the
@@ -98,6 +106,7 @@ var (
 	_ core.PrefixReader     = (*FS)(nil)
 	_ core.PrefixReaderInto = (*FS)(nil)
 	_ core.ContainedReader  = (*FS)(nil)
+	_ core.Prefetcher       = (*FS)(nil)
 )
 
 // New returns an FS over the host imports.
@@ -351,4 +360,12 @@ func (f *FS) ReadFileWithin(within, path string, buf []byte) (int, int64, error)
 		return len(buf), int64(f.outLen), nil
 	}
 	return 0, 0, fail("readFile", path, e)
+}
+
+// PrefetchWithin hands the host the list of reads (ABI.md#prefetch_within).
+func (f *FS) PrefetchWithin(paths []byte, cap int) {
+	f.mu.Lock()
+	hostPrefetchWithin(bufPtr(paths), uint32(len(paths)), uint32(cap))
+	f.traffic += callTraffic + uint64(len(paths))
+	f.mu.Unlock()
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // The host side of wasm/ABI.md: compiles the module once per process,
-// instantiates it per engine, implements the skilldex_host_v3 imports over a
+// instantiates it per engine, implements the skilldex_host_v4 imports over a
 // JS filesystem object, serialises calls and replaces an instance after a
 // trap. It translates only: requests go to Go as JSON, unvalidated. The
 // frontmatter module (the complete YAML path) is instantiated only when the
@@ -8,8 +8,8 @@
 
 import { createWasi, wasiMissing, WasiExit } from './wasi.js';
 
-export const ABI_VERSION = 3;
-const HOST_MODULE = 'skilldex_host_v3';
+export const ABI_VERSION = 4;
+const HOST_MODULE = 'skilldex_host_v4';
 const WASI_MODULE = 'wasi_snapshot_preview1';
 
 /** errno table of ABI.md#errno */
@@ -147,7 +147,7 @@ function insideBytes(real, within) {
 const bytesOf = (s) => (typeof s === 'string' ? encoder.encode(s) : s);
 
 /**
- * The skilldex_host_v3 imports over fs; parseFrontmatter runs the
+ * The skilldex_host_v4 imports over fs; parseFrontmatter runs the
  * frontmatter module (it throws when that module fails); sha256, where the
  * runtime has a synchronous one, hashes S54's digest (null: the module
  * hashes it itself, ABI.md#sha256).
@@ -368,6 +368,15 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null) {
       } catch (e) {
         return fsErrno(e);
       }
+    },
+
+    // A hint of the read_file_within calls to come (ABI.md#prefetch_within):
+    // this host reads when asked; the list must still lie in memory.
+    prefetch_within(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ _cap) {
+      (p >>>= 0), (n >>>= 0);
+      refresh();
+      if (p + n > u8.length) throw new GuestFault('prefetch_within', 'list', p, n, u8.length);
+      return 0;
     },
 
     // S54's digest with the runtime's own SHA-256 (ABI.md#sha256): about

@@ -20,7 +20,7 @@ const rejects = async (p, code) => {
   });
 };
 
-test('ABI_VERSION is 3', () => assert.equal(ABI_VERSION, 3));
+test('ABI_VERSION is 4', () => assert.equal(ABI_VERSION, 4));
 
 test('discover: skills, warnings, shadowed (S27)', async () => {
   const r = await sk.discover();

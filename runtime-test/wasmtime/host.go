@@ -477,6 +477,18 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 		}); err != nil {
 		return err
 	}
+	// prefetch_within (ABI.md#prefetch_within): a hint this host does not
+	// take; the list must still lie in memory.
+	if err := linker.FuncNew(abi.HostModule, abi.ImportPrefetchWithin, wasmtime.NewFuncType(i32(3), i32(1)),
+		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
+			mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
+			if p, n := uint64(uint32(args[0].I32())), uint64(uint32(args[1].I32())); p+n > uint64(len(mem)) {
+				return nil, wasmtime.NewTrap(fmt.Sprintf("the module broke the ABI: prefetch_within: [%#x, +%d) is outside its memory", p, n))
+			}
+			return []wasmtime.Val{wasmtime.ValI32(int32(abi.OK))}, nil
+		}); err != nil {
+		return err
+	}
 	return linker.FuncNew(abi.HostModule, abi.ImportParseFrontmatter, wasmtime.NewFuncType(i32(7), i32(1)),
 		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
 			mem, a, trap := e.sevenArgs(c, args, abi.ImportParseFrontmatter, "text", 2)

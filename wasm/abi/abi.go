@@ -18,12 +18,12 @@ package abi
 // version differs from the one it was written for. It changes whenever an
 // export, an import, an errno or a layout below changes meaning; the import
 // module name carries the same number ([HostModule]).
-const Version = 3
+const Version = 4
 
 // HostModule is the import module every filesystem import lives in. The
 // suffix is the ABI version, so a host for another version fails at link
 // time instead of misbehaving.
-const HostModule = "skilldex_host_v3"
+const HostModule = "skilldex_host_v4"
 
 // WASIModule is the only other import module: the subset of WASI preview 1
 // that the Go runtime needs (see ABI.md#wasi).
@@ -60,6 +60,11 @@ const (
 	// SHA-256 (ABI.md#sha256); a host may decline, and the module then
 	// hashes it itself: (data_ptr, data_len, out_ptr) -> errno
 	ImportSHA256 = "sha256"
+
+	// ImportPrefetchWithin tells the host of the read_file_within calls
+	// the engine is about to make (ABI.md#prefetch_within): a hint whose
+	// errno the engine ignores: (list_ptr, list_len, buf_cap) -> errno
+	ImportPrefetchWithin = "prefetch_within"
 )
 
 // The frontmatter module (ABI.md#the-frontmatter-module): the complete

@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite wasm/testdata/abi.golden")
 const root = "../.."
 
 var (
-	imports = []string{abi.ImportReadDir, abi.ImportStat, abi.ImportLstat, abi.ImportReadFile, abi.ImportRealpath, abi.ImportParseFrontmatter, abi.ImportReadFileWithin, abi.ImportSHA256}
+	imports = []string{abi.ImportReadDir, abi.ImportStat, abi.ImportLstat, abi.ImportReadFile, abi.ImportRealpath, abi.ImportParseFrontmatter, abi.ImportReadFileWithin, abi.ImportSHA256, abi.ImportPrefetchWithin}
 	exports = []string{abi.ExportVersion, abi.ExportAlloc, abi.ExportCall}
 )
 
