@@ -46,14 +46,14 @@ var (
 )
 
 // gcAfter is how much a call may allocate before the module collects
-// garbage at its end. In a reactor the Go runtime runs only inside calls,
+// garbage after it, at the start of the next call (collectPending). In a reactor the Go runtime runs only inside calls,
 // so a GC cycle started during one call may not finish before the host
 // makes the next, and the heap (hence linear memory, which never shrinks)
 // grows far beyond what is live: 1000-skill discoveries grew memory to
-// 90-300 MiB. A collection at the end of a call that allocated a lot keeps
+// 90-300 MiB. A collection after a call that allocated a lot keeps
 // it at the live size; small calls skip it, since a collection costs more
 // than they do. The threshold is low enough that a discovery of a few
-// hundred skills ends with one: the next call then starts from the live
+// hundred skills is followed by one: the next call then starts from the live
 // heap, and a 1,000-skill discovery runs without a cycle of the collector
 // going on (its write barriers and assists) and ends 10% sooner, the
 // collection included (issue 13, js/bench/abreplay.mjs; at 4 MiB only
@@ -141,6 +141,28 @@ func reserveStack(n int) byte {
 	var frame [stackReserve]byte
 	frame[n%len(frame)] = 1
 	return frame[(n+1)%len(frame)]
+}
+
+// collectPending is set by a call that saw readGate of traffic: the next
+// call begins by reading how much it allocated (since pendingBefore) and
+// collects the garbage if that is over gcAfter (collectBefore). Deferred to
+// the next call rather than done at the end of this one: the heap a call
+// starts from is the same either way, but a process that makes one call
+// and exits (a script, the CLI) then never runs the collector, whose code
+// (the runtime's sweep, scheduler and stop-the-world, 50-60 KB) V8 would
+// compile, and soon optimise, for nothing (issue 10).
+var (
+	collectPending bool
+	pendingBefore  uint64
+)
+
+// collectBefore runs the collection a previous call left pending.
+func collectBefore() {
+	collectPending = false
+	if reading()-pendingBefore > gcAfter {
+		runtime.GC()
+		reading()
+	}
 }
 
 // collectAt is allocated() when the running call began or last collected.
@@ -245,6 +267,9 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	if n > 0 && req != nil {
 		in = unsafe.Slice((*byte)(req), n)
 	}
+	if collectPending {
+		collectBefore()
+	}
 	// The last reading stands for the call's start: what was allocated
 	// since (by calls that stayed under readGate) counts as the call's own,
 	// which at worst brings a collection forward.
@@ -256,8 +281,8 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	if cap(request) > keepBuffer {
 		request = nil
 	}
-	if traffic()-trafficBefore >= readGate && reading()-before > gcAfter {
-		runtime.GC()
+	if traffic()-trafficBefore >= readGate {
+		collectPending, pendingBefore = true, before
 	}
 	return pack(response)
 }

@@ -134,64 +134,75 @@ func ResolveScalarParts(tag, in string) (rtag string, f float64, b bool, unsigne
 			return TagBool, 0, false, false
 		}
 	case c == '+' || c == '-' || c >= '0' && c <= '9':
-		switch in {
-		case "+.inf", "+.Inf", "+.INF":
-			return TagFloat, math.Inf(1), false, false
-		case "-.inf", "-.Inf", "-.INF":
-			return TagFloat, math.Inf(-1), false, false
+		return resolveNumeric(tag, in)
+	}
+	return TagStr, 0, false, false
+}
+
+// resolveNumeric is ResolveScalarParts for a plain scalar that starts with
+// a sign or a digit. Out of line, with the loops it inlines: most scalars
+// are words, and in V8 a large function with loops is optimised after a
+// few calls (issue 10).
+//
+//go:noinline
+func resolveNumeric(tag, in string) (rtag string, f float64, b bool, unsigned bool) {
+	switch in {
+	case "+.inf", "+.Inf", "+.INF":
+		return TagFloat, math.Inf(1), false, false
+	case "-.inf", "-.Inf", "-.INF":
+		return TagFloat, math.Inf(-1), false, false
+	}
+	if tag == "" || tag == TagTimestamp {
+		if IsTimestamp(in) {
+			return TagTimestamp, 0, false, false // the string as written (SPEC S6)
 		}
-		if tag == "" || tag == TagTimestamp {
-			if IsTimestamp(in) {
-				return TagTimestamp, 0, false, false // the string as written (SPEC S6)
-			}
+	}
+	plain := strings.ReplaceAll(in, "_", "")
+	if !maybeInt(plain) {
+		// strconv would fail (and allocate its error): skip to floats.
+	} else if IsLeadingZeroInt(plain) {
+		// YAML 1.2 core: [-+]?[0-9]+ is decimal, even with leading zeros.
+		if i, err := strconv.ParseInt(plain, 10, 64); err == nil {
+			return TagInt, float64(i), false, false
 		}
-		plain := strings.ReplaceAll(in, "_", "")
-		if !maybeInt(plain) {
-			// strconv would fail (and allocate its error): skip to floats.
-		} else if IsLeadingZeroInt(plain) {
-			// YAML 1.2 core: [-+]?[0-9]+ is decimal, even with leading zeros.
-			if i, err := strconv.ParseInt(plain, 10, 64); err == nil {
-				return TagInt, float64(i), false, false
-			}
-			if u, err := strconv.ParseUint(strings.TrimPrefix(plain, "+"), 10, 64); err == nil {
-				return TagInt, float64(u), false, true
-			}
-		} else {
-			if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
-				return TagInt, float64(i), false, false
-			}
-			if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
-				return TagInt, float64(u), false, true
-			}
+		if u, err := strconv.ParseUint(strings.TrimPrefix(plain, "+"), 10, 64); err == nil {
+			return TagInt, float64(u), false, true
 		}
-		if isFloat(plain) {
-			if f, err := strconv.ParseFloat(plain, 64); err == nil {
-				return TagFloat, f, false, false
-			}
+	} else {
+		if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
+			return TagInt, float64(i), false, false
 		}
-		if rest, ok := strings.CutPrefix(plain, "0b"); ok {
-			if i, err := strconv.ParseInt(rest, 2, 64); err == nil {
-				return TagInt, float64(i), false, false
-			}
-			if u, err := strconv.ParseUint(rest, 2, 64); err == nil {
-				return TagInt, float64(u), false, true
-			}
-		} else if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
-			if i, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
-				return TagInt, float64(i), false, false
-			}
+		if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
+			return TagInt, float64(u), false, true
 		}
-		if rest, ok := strings.CutPrefix(plain, "0o"); ok {
-			if i, err := strconv.ParseInt(rest, 8, 64); err == nil {
-				return TagInt, float64(i), false, false
-			}
-			if u, err := strconv.ParseUint(rest, 8, 64); err == nil {
-				return TagInt, float64(u), false, true
-			}
-		} else if rest, ok := strings.CutPrefix(plain, "-0o"); ok {
-			if i, err := strconv.ParseInt("-"+rest, 8, 64); err == nil {
-				return TagInt, float64(i), false, false
-			}
+	}
+	if isFloat(plain) {
+		if f, err := strconv.ParseFloat(plain, 64); err == nil {
+			return TagFloat, f, false, false
+		}
+	}
+	if rest, ok := strings.CutPrefix(plain, "0b"); ok {
+		if i, err := strconv.ParseInt(rest, 2, 64); err == nil {
+			return TagInt, float64(i), false, false
+		}
+		if u, err := strconv.ParseUint(rest, 2, 64); err == nil {
+			return TagInt, float64(u), false, true
+		}
+	} else if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
+		if i, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
+			return TagInt, float64(i), false, false
+		}
+	}
+	if rest, ok := strings.CutPrefix(plain, "0o"); ok {
+		if i, err := strconv.ParseInt(rest, 8, 64); err == nil {
+			return TagInt, float64(i), false, false
+		}
+		if u, err := strconv.ParseUint(rest, 8, 64); err == nil {
+			return TagInt, float64(u), false, true
+		}
+	} else if rest, ok := strings.CutPrefix(plain, "-0o"); ok {
+		if i, err := strconv.ParseInt("-"+rest, 8, 64); err == nil {
+			return TagInt, float64(i), false, false
 		}
 	}
 	return TagStr, 0, false, false

@@ -3,6 +3,7 @@ package jsontext
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -82,7 +83,11 @@ func quoteJSONChar(c byte) string {
 	return "'" + s[1:len(s)-1] + "'"
 }
 
-// value reads one value at nesting depth depth (the document is at 0).
+// Value reads one value at nesting depth depth (the document is at 0).
+// Objects and arrays are read out of line (object, array), and so are
+// strings with escapes (strEscaped): in V8 a loop inside a large wasm
+// function gets that whole function optimised after a few iterations, so
+// the loops are kept in small functions (issue 10).
 func (p *Parser) Value(depth int) (any, error) {
 	if depth > MaxDepth {
 		return nil, errors.New("JSON nested too deeply")
@@ -93,80 +98,13 @@ func (p *Parser) Value(depth int) (any, error) {
 	}
 	switch c := p.Data[p.Pos]; {
 	case c == '{':
-		p.Pos++
-		m := p.NewObject()
-		p.SkipSpace()
-		if p.Pos < len(p.Data) && p.Data[p.Pos] == '}' {
-			p.Pos++
-			return m, nil
-		}
-		for {
-			p.SkipSpace()
-			if p.Pos >= len(p.Data) || p.Data[p.Pos] != '"' {
-				return nil, p.SyntaxError("looking for beginning of object key string")
-			}
-			k, err := p.Str()
-			if err != nil {
-				return nil, err
-			}
-			p.SkipSpace()
-			if p.Pos >= len(p.Data) || p.Data[p.Pos] != ':' {
-				return nil, p.SyntaxError("after object key")
-			}
-			p.Pos++
-			v, err := p.Value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			m.Set(k, v)
-			p.SkipSpace()
-			if p.Pos < len(p.Data) && p.Data[p.Pos] == ',' {
-				p.Pos++
-				continue
-			}
-			if p.Pos < len(p.Data) && p.Data[p.Pos] == '}' {
-				p.Pos++
-				return m, nil
-			}
-			return nil, p.SyntaxError("after object key:value pair")
-		}
+		return p.object(depth)
 	case c == '[':
-		p.Pos++
-		list := []any{}
-		p.SkipSpace()
-		if p.Pos < len(p.Data) && p.Data[p.Pos] == ']' {
-			p.Pos++
-			return list, nil
-		}
-		for {
-			v, err := p.Value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, v)
-			p.SkipSpace()
-			if p.Pos < len(p.Data) && p.Data[p.Pos] == ',' {
-				p.Pos++
-				continue
-			}
-			if p.Pos < len(p.Data) && p.Data[p.Pos] == ']' {
-				p.Pos++
-				return list, nil
-			}
-			return nil, p.SyntaxError("after array element")
-		}
+		return p.array(depth)
 	case c == '"':
 		return p.Str()
 	case c == '-' || c >= '0' && c <= '9':
-		lit, err := p.number()
-		if err != nil {
-			return nil, err
-		}
-		f, err := strconv.ParseFloat(lit, 64)
-		if err != nil || math.IsInf(f, 0) {
-			return nil, errors.New("json: cannot unmarshal number " + lit + " into Go value of type float64")
-		}
-		return f, nil
+		return p.numberValue()
 	case c == 't':
 		return true, p.literal("true")
 	case c == 'f':
@@ -175,6 +113,94 @@ func (p *Parser) Value(depth int) (any, error) {
 		return nil, p.literal("null")
 	}
 	return nil, p.SyntaxError("looking for beginning of value")
+}
+
+// object reads an object at p.Pos (a '{') at nesting depth depth.
+//
+//go:noinline
+func (p *Parser) object(depth int) (any, error) {
+	p.Pos++
+	m := p.NewObject()
+	p.SkipSpace()
+	if p.Pos < len(p.Data) && p.Data[p.Pos] == '}' {
+		p.Pos++
+		return m, nil
+	}
+	for {
+		p.SkipSpace()
+		if p.Pos >= len(p.Data) || p.Data[p.Pos] != '"' {
+			return nil, p.SyntaxError("looking for beginning of object key string")
+		}
+		k, err := p.Str()
+		if err != nil {
+			return nil, err
+		}
+		p.SkipSpace()
+		if p.Pos >= len(p.Data) || p.Data[p.Pos] != ':' {
+			return nil, p.SyntaxError("after object key")
+		}
+		p.Pos++
+		v, err := p.Value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		m.Set(k, v)
+		p.SkipSpace()
+		if p.Pos < len(p.Data) && p.Data[p.Pos] == ',' {
+			p.Pos++
+			continue
+		}
+		if p.Pos < len(p.Data) && p.Data[p.Pos] == '}' {
+			p.Pos++
+			return m, nil
+		}
+		return nil, p.SyntaxError("after object key:value pair")
+	}
+}
+
+// array reads an array at p.Pos (a '[') at nesting depth depth.
+//
+//go:noinline
+func (p *Parser) array(depth int) (any, error) {
+	p.Pos++
+	list := []any{}
+	p.SkipSpace()
+	if p.Pos < len(p.Data) && p.Data[p.Pos] == ']' {
+		p.Pos++
+		return list, nil
+	}
+	for {
+		v, err := p.Value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+		p.SkipSpace()
+		if p.Pos < len(p.Data) && p.Data[p.Pos] == ',' {
+			p.Pos++
+			continue
+		}
+		if p.Pos < len(p.Data) && p.Data[p.Pos] == ']' {
+			p.Pos++
+			return list, nil
+		}
+		return nil, p.SyntaxError("after array element")
+	}
+}
+
+// numberValue reads a number at p.Pos as a float64.
+//
+//go:noinline
+func (p *Parser) numberValue() (any, error) {
+	lit, err := p.number()
+	if err != nil {
+		return nil, err
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, errors.New("json: cannot unmarshal number " + lit + " into Go value of type float64")
+	}
+	return f, nil
 }
 
 // literal reads true, false or null.
@@ -229,26 +255,44 @@ func (p *Parser) number() (string, error) {
 	return string(p.Data[start:p.Pos]), nil
 }
 
-// str reads a string at p.Pos (a '"').
+// Str reads a string at p.Pos (a '"').
 func (p *Parser) Str() (string, error) {
 	p.Pos++
 	start := p.Pos
 	// The common case: no escapes, valid UTF-8.
-	for p.Pos < len(p.Data) {
-		c := p.Data[p.Pos]
-		if c == '"' {
-			s := p.Data[start:p.Pos]
+	if p.Pos += stringRun(p.Data[p.Pos:]); p.Pos < len(p.Data) && p.Data[p.Pos] == '"' {
+		if s := p.Data[start:p.Pos]; utf8.Valid(s) {
 			p.Pos++
-			if utf8.Valid(s) {
-				return string(s), nil
-			}
-			break
+			return string(s), nil
 		}
-		if c == '\\' || c < ' ' {
-			break
-		}
-		p.Pos++
 	}
+	return p.strEscaped(start)
+}
+
+// stringRun returns how many bytes at the start of b can be copied into a
+// string as they are: not '"', '\\' or a control character. It reads eight
+// bytes at a time, like the writer's plainRun.
+func stringRun(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := Word8(b, i)
+		if m := Bytes8Below(w, 0x20) | Bytes8Equal(w, '"') | Bytes8Equal(w, '\\'); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return i
+}
+
+// strEscaped reads the string that starts at start (after its '"') when it
+// has escapes or invalid UTF-8, or is not closed.
+//
+//go:noinline
+func (p *Parser) strEscaped(start int) (string, error) {
 	// Escapes, invalid UTF-8 or an error: decode from the start.
 	p.Pos = start
 	var b []byte
