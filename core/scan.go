@@ -44,6 +44,14 @@ type scanOutcome struct {
 }
 
 // scanRoot scans one skills root, one level deep (SPEC S10 to S14).
+//
+// The work of one entry is split over small functions (rootScan's methods)
+// rather than written out in the loop: Go compiles a function to one wasm
+// loop whose every taken branch jumps back to its head, and V8 charges each
+// jump its distance in machine code against the function's budget for
+// optimisation, so a loop body this size had the whole scan (18 KB of
+// wasm) optimised within the first root, which a one-shot process then
+// waited for at exit (issue 10, see [scanContext]).
 func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	var out scanOutcome
 	entries, err := fsys.ReadDir(spec.root)
@@ -60,214 +68,286 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 			" (only the first " + strconv.Itoa(MaxRootEntries) + " by name are scanned; move the rest to another skills directory)"
 		entries = entries[:MaxRootEntries]
 	}
+	r := newRootScan(fsys, &spec, entries, out)
+	for i := range entries {
+		r.entry(i)
+	}
+	sortSkills(r.out.skills)
+	return r.out
+}
 
+// rootScan is the state of one scanRoot.
+type rootScan struct {
+	fsys    FS
+	spec    *scanSpec
+	entries []DirEntry
+	out     scanOutcome
 	// Paths are built by concatenation: the root is clean and an entry's
 	// name holds no "/" and is not "." or ".." (those start with "."), so
-	// this is path.Join without its cost.
-	root := path.Clean(spec.root)
-	if root == "/" {
-		root = ""
-	}
-	source := spec.provider + ":" + spec.level
-	rootReal, haveRootReal := "", false // realpath of the root, computed on first need
-	rootRealOK := false                 // rootReal is a realpath, not the root as a fallback
-	var buf []byte                      // the read buffer of readSkillHead, reused from file to file
-	var fast frontmatterJSON            // the direct path's buffers, likewise
+	// this is path.Join without its cost. root is "" for "/".
+	root                     string
+	source                   string
+	rootReal                 string          // realpath of the root, computed on first need
+	haveRootReal, rootRealOK bool            // rootRealOK: rootReal is a realpath, not the root as a fallback
+	buf                      []byte          // the read buffer of readSkillHead, reused from file to file
+	fast                     frontmatterJSON // the direct path's buffers, likewise
 	// A SKILL.md is read through a check of the file actually opened
 	// (S44, ReadFileWithin): it must lie where its checks allowed, so a
 	// file swapped for a link meanwhile is not read.
-	within := &withinPrefixFS{FS: fsys}
-	trust := []string{spec.root, spec.scope}
-	candidates := 0 // the entries that may hold a skill: room for them all, allocated once
-	for _, e := range entries {
+	within     withinPrefixFS
+	trust      []string
+	candidates int
+	keep       stringArena
+	maps       []Map
+}
+
+// newRootScan sets up the scan of entries, a root's sorted listing.
+//
+//go:noinline
+func newRootScan(fsys FS, spec *scanSpec, entries []DirEntry, out scanOutcome) *rootScan {
+	r := &rootScan{fsys: fsys, spec: spec, entries: entries, out: out, within: withinPrefixFS{FS: fsys}}
+	r.root = cleanPath(spec.root)
+	if r.root == "/" {
+		r.root = ""
+	}
+	r.source = spec.provider + ":" + spec.level
+	r.trust = []string{spec.root, spec.scope}
+	for _, e := range entries { // the entries that may hold a skill: room for them all, allocated once
 		if (e.Type == TypeDir || e.Type == TypeSymlink) && !strings.HasPrefix(e.Name, ".") {
-			candidates++
+			r.candidates++
 		}
 	}
-	out.skills = make([]Skill, 0, candidates)
+	r.out.skills = make([]Skill, 0, r.candidates)
 	// The skills' paths and frontmatter JSON share a few allocations, and
 	// their Maps one (issue 13: each was an allocation a skill in wasm).
-	keep := stringArena{chunk: min(candidates<<10, 16<<10)}
-	maps := make([]Map, 0, candidates)
-	fast.text.chunk = 16 << 10
-	for i, e := range entries {
-		if strings.HasPrefix(e.Name, ".") {
-			continue
-		}
-		file := keep.concat(root, "/", e.Name, "/SKILL.md")
-		dir := file[:len(file)-len("/SKILL.md")]
-		linked := false
-		switch e.Type {
-		case TypeDir:
-		case TypeSymlink:
-			// S11: follow the link; broken, looping or file links are
-			// skipped silently, one that cannot be followed is reported.
-			t, err := fsys.Stat(dir)
-			if err != nil {
-				out.readFailure(file, err)
-				continue
-			}
-			if t != TypeDir {
-				continue
-			}
-			linked = true
-		default:
-			continue
-		}
-		// The usual skill: a real folder holding a real SKILL.md, under a
-		// root whose realpath is known. Its realpath can only be
-		// rootReal/<name>/SKILL.md, so the read is checked against exactly
-		// that (S44, ReadFileWithin): the file opened has that realpath,
-		// or the read is refused and the checks below find out what the
-		// path is. This saves an lstat per skill, the most frequent call
-		// of discovery, and takes the same calls on every FS, so every
-		// runtime answers alike (S42) whatever its FS reports.
-		var head skillHead
-		haveHead := false
-		fileReal := ""
-		if !linked {
-			if !haveRootReal {
-				r, err := fsys.Realpath(spec.root)
-				rootReal, rootRealOK, haveRootReal = r, err == nil, true
-				if err != nil {
-					rootReal = spec.root
-				} else if p, ok := fsys.(Prefetcher); ok && rootReal == root {
-					hintSkillReads(p, entries[i:], root)
-				}
-			}
-			if rootRealOK {
-				if rootReal == root { // no link above the root: the realpath is file itself
-					within.within = file
-				} else {
-					within.within = realJoin(rootReal, e.Name) + "/SKILL.md"
-				}
-				// On any failure the checks below run as if this read had
-				// not been tried, so that what a failure means (no skill,
-				// silently, or a warning) stays theirs alone.
-				if h, err := readSkillHead(within, file, &buf); err == nil {
-					head, haveHead = h, true
-				}
-			}
-		}
-		if !haveHead {
-			t, err := fsys.Lstat(file)
-			if err != nil {
-				out.readFailure(file, err)
-				continue
-			}
-			fileLinked := t == TypeSymlink
-			if fileLinked {
-				if t, err = fsys.Stat(file); err != nil {
-					out.readFailure(file, err)
-					continue
-				}
-				linked = true
-			}
-			if t != TypeFile {
-				continue
-			}
-			if !haveRootReal {
-				r, err := fsys.Realpath(spec.root)
-				rootReal, rootRealOK, haveRootReal = r, err == nil, true
-				if err != nil {
-					rootReal = spec.root
-				}
-			}
-			// allowed: the directory the file read must lie in ("" when it
-			// has no realpath: then the read is not checked).
-			allowed := ""
-			if fileLinked { // S43: where may it point?
-				if fileReal, err = fsys.Realpath(file); err != nil {
-					out.readFailure(file, err)
-					continue
-				}
-				if allowed = trustedWithin(fsys, fileReal, dir, spec.root, spec.scope); allowed == "" {
-					out.fileWarnings = append(out.fileWarnings, Warning{file, linkOutsideMessage(file, fileReal)})
-					out.outside = append(out.outside, Shadowed{Name: spec.namePrefix + e.Name, FilePath: file,
-						Source: source, Reason: ReasonLinkOutside})
-					continue
-				}
-			} else if linked {
-				allowed, _ = fsys.Realpath(dir)
-			} else if rootRealOK {
-				allowed = realJoin(rootReal, e.Name)
-			}
-			if allowed != "" {
-				within.within = allowed
-				head, err = readSkillHead(within, file, &buf)
-			} else {
-				head, err = readSkillHead(fsys, file, &buf)
-			}
-			if err != nil {
-				out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
-				continue
-			}
-		}
-		if head.reject != "" {
-			out.fileWarnings = append(out.fileWarnings, Warning{file, head.reject})
-			continue
-		}
-		if head.empty {
-			continue // S4: an empty file is never a skill
-		}
-		fm, warnings, reject := skillFrontmatterInto(file, head.data, &fast)
-		for _, w := range warnings {
-			out.fileWarnings = append(out.fileWarnings, Warning{file, w})
-		}
-		if reject != "" {
-			out.fileWarnings = append(out.fileWarnings, Warning{file, reject})
-			continue
-		}
-		var fields skillFields
-		tree := fm != nil
-		if fm == nil {
-			// The direct path: one string holds the frontmatter's JSON and
-			// the fields sliced from it.
-			raw := keep.bytes(fast.w.B)
-			if len(maps) == cap(maps) {
-				maps = make([]Map, 0, max(candidates/4, 16)) // never grown in place: skills point into it
-			}
-			maps = append(maps, Map{raw: raw})
-			fm, fields = &maps[len(maps)-1], fast.fields(raw)
-		} else {
-			fields = mapFields(fm)
-			// A discovered skill lives long: keep its frontmatter as JSON
-			// (1.8 KB a skill instead of 0.9 KB as a tree).
-			fm = compactMap(fm)
-		}
-		skill, ok := newSkill(e.Name, file, dir, source, fm, &fields, spec)
-		if !ok {
-			continue
-		}
-		warns, skip := boundSkillText(&skill, file, len(spec.namePrefix)) // S45
-		for _, w := range warns {
-			out.fileWarnings = append(out.fileWarnings, Warning{file, w})
-		}
-		if skip {
-			continue
-		}
-		if tree {
-			skill.Description = strings.Clone(skill.Description) // mapFields's description shares the frontmatter's text
-		}
-		skill.trust = trust
-		// S25 needs the realpath of every SKILL.md. One realpath per root
-		// serves every skill reached without a symlink (docs/PERF-NOTES.md).
-		switch {
-		case fileReal != "":
-			skill.realpath = fileReal
-		case linked:
-			skill.realpath = realpathOr(fsys, file)
-		default:
-			if rootReal == root || rootReal == "/" && root == "" {
-				skill.realpath = file // the usual case: no link on the way
-			} else {
-				skill.realpath = path.Join(rootReal, e.Name, "SKILL.md")
-			}
-		}
-		out.skills = appendSkill(out.skills, &skill)
+	r.keep = stringArena{chunk: min(r.candidates<<10, 16<<10)}
+	r.maps = make([]Map, 0, r.candidates)
+	r.fast.text.chunk = 16 << 10
+	return r
+}
+
+// entry scans entries[i].
+//
+//go:noinline
+func (r *rootScan) entry(i int) {
+	e := &r.entries[i]
+	if strings.HasPrefix(e.Name, ".") {
+		return
 	}
-	sortSkills(out.skills)
-	return out
+	file := r.keep.concat(r.root, "/", e.Name, "/SKILL.md")
+	dir := file[:len(file)-len("/SKILL.md")]
+	linked := false
+	switch e.Type {
+	case TypeDir:
+	case TypeSymlink:
+		if !r.followDir(dir, file) {
+			return
+		}
+		linked = true
+	default:
+		return
+	}
+	// The usual skill: a real folder holding a real SKILL.md, under a
+	// root whose realpath is known. Its realpath can only be
+	// rootReal/<name>/SKILL.md, so the read is checked against exactly
+	// that (S44, ReadFileWithin): the file opened has that realpath,
+	// or the read is refused and the checks of checkedHead find out what
+	// the path is. This saves an lstat per skill, the most frequent call
+	// of discovery, and takes the same calls on every FS, so every
+	// runtime answers alike (S42) whatever its FS reports.
+	if !linked {
+		if !r.haveRootReal {
+			r.realRoot(i)
+		}
+		if r.rootRealOK {
+			if r.rootReal == r.root { // no link above the root: the realpath is file itself
+				r.within.within = file
+			} else {
+				r.within.within = realJoin(r.rootReal, e.Name) + "/SKILL.md"
+			}
+			// On any failure the checks of checkedHead run as if this
+			// read had not been tried, so that what a failure means (no
+			// skill, silently, or a warning) stays theirs alone.
+			if head, err := readSkillHead(&r.within, file, &r.buf); err == nil {
+				r.accept(e, file, dir, head, false, "")
+				return
+			}
+		}
+	}
+	r.checkedEntry(e, file, dir, linked)
+}
+
+// followDir applies S11 to an entry that is a symbolic link: it reports
+// whether the link leads to a directory. Broken, looping or file links are
+// skipped silently, one that cannot be followed is reported.
+//
+//go:noinline
+func (r *rootScan) followDir(dir, file string) bool {
+	t, err := r.fsys.Stat(dir)
+	if err != nil {
+		r.out.readFailure(file, err)
+		return false
+	}
+	return t == TypeDir
+}
+
+// realRoot computes the root's realpath, at the first entry that needs it
+// (entries[i]); with a [Prefetcher] whose root has no link above it, it
+// then hints the SKILL.md reads that follow.
+//
+//go:noinline
+func (r *rootScan) realRoot(i int) {
+	rr, err := r.fsys.Realpath(r.spec.root)
+	r.rootReal, r.rootRealOK, r.haveRootReal = rr, err == nil, true
+	if err != nil {
+		r.rootReal = r.spec.root
+	} else if p, ok := r.fsys.(Prefetcher); ok && r.rootReal == r.root {
+		hintSkillReads(p, r.entries[i:], r.root)
+	}
+}
+
+// checkedEntry reads the SKILL.md of an entry the usual read did not
+// settle: a linked folder or file, a root without a realpath, or a read
+// that was refused or failed. It finds out what the path is, checks where
+// a link may point (S43) and reads the file within what it allowed.
+//
+//go:noinline
+func (r *rootScan) checkedEntry(e *DirEntry, file, dir string, linked bool) {
+	fsys, spec, out := r.fsys, r.spec, &r.out
+	t, err := fsys.Lstat(file)
+	if err != nil {
+		out.readFailure(file, err)
+		return
+	}
+	fileLinked := t == TypeSymlink
+	if fileLinked {
+		if t, err = fsys.Stat(file); err != nil {
+			out.readFailure(file, err)
+			return
+		}
+		linked = true
+	}
+	if t != TypeFile {
+		return
+	}
+	if !r.haveRootReal {
+		rr, err := fsys.Realpath(spec.root)
+		r.rootReal, r.rootRealOK, r.haveRootReal = rr, err == nil, true
+		if err != nil {
+			r.rootReal = spec.root
+		}
+	}
+	// allowed: the directory the file read must lie in ("" when it
+	// has no realpath: then the read is not checked).
+	allowed, fileReal := "", ""
+	if fileLinked { // S43: where may it point?
+		if fileReal, err = fsys.Realpath(file); err != nil {
+			out.readFailure(file, err)
+			return
+		}
+		if allowed = trustedWithin(fsys, fileReal, dir, spec.root, spec.scope); allowed == "" {
+			out.fileWarnings = append(out.fileWarnings, Warning{file, linkOutsideMessage(file, fileReal)})
+			out.outside = append(out.outside, Shadowed{Name: spec.namePrefix + e.Name, FilePath: file,
+				Source: r.source, Reason: ReasonLinkOutside})
+			return
+		}
+	} else if linked {
+		allowed, _ = fsys.Realpath(dir)
+	} else if r.rootRealOK {
+		allowed = realJoin(r.rootReal, e.Name)
+	}
+	var head skillHead
+	if allowed != "" {
+		r.within.within = allowed
+		head, err = readSkillHead(&r.within, file, &r.buf)
+	} else {
+		head, err = readSkillHead(fsys, file, &r.buf)
+	}
+	if err != nil {
+		out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
+		return
+	}
+	r.accept(e, file, dir, head, linked, fileReal)
+}
+
+// accept makes a skill of an entry whose SKILL.md was read (head): its
+// frontmatter parsed, its fields checked and bounded (S45), its realpath
+// (S25) found.
+//
+//go:noinline
+func (r *rootScan) accept(e *DirEntry, file, dir string, head skillHead, linked bool, fileReal string) {
+	out := &r.out
+	if head.reject != "" {
+		out.fileWarnings = append(out.fileWarnings, Warning{file, head.reject})
+		return
+	}
+	if head.empty {
+		return // S4: an empty file is never a skill
+	}
+	fm, warnings, reject := skillFrontmatterInto(file, head.data, &r.fast)
+	if len(warnings) > 0 {
+		out.fileWarningsFor(file, warnings)
+	}
+	if reject != "" {
+		out.fileWarnings = append(out.fileWarnings, Warning{file, reject})
+		return
+	}
+	var fields skillFields
+	tree := fm != nil
+	if fm == nil {
+		// The direct path: one string holds the frontmatter's JSON and
+		// the fields sliced from it.
+		raw := r.keep.bytes(r.fast.w.B)
+		if len(r.maps) == cap(r.maps) {
+			r.maps = make([]Map, 0, max(r.candidates/4, 16)) // never grown in place: skills point into it
+		}
+		r.maps = append(r.maps, Map{raw: raw})
+		fm, fields = &r.maps[len(r.maps)-1], r.fast.fields(raw)
+	} else {
+		fields = mapFields(fm)
+		// A discovered skill lives long: keep its frontmatter as JSON
+		// (1.8 KB a skill instead of 0.9 KB as a tree).
+		fm = compactMap(fm)
+	}
+	skill, ok := newSkill(e.Name, file, dir, r.source, fm, &fields, *r.spec)
+	if !ok {
+		return
+	}
+	warns, skip := boundSkillText(&skill, file, len(r.spec.namePrefix)) // S45
+	if len(warns) > 0 {
+		out.fileWarningsFor(file, warns)
+	}
+	if skip {
+		return
+	}
+	if tree {
+		skill.Description = strings.Clone(skill.Description) // mapFields's description shares the frontmatter's text
+	}
+	skill.trust = r.trust
+	// S25 needs the realpath of every SKILL.md. One realpath per root
+	// serves every skill reached without a symlink (docs/PERF-NOTES.md).
+	switch {
+	case fileReal != "":
+		skill.realpath = fileReal
+	case linked:
+		skill.realpath = realpathOr(r.fsys, file)
+	default:
+		if r.rootReal == r.root || r.rootReal == "/" && r.root == "" {
+			skill.realpath = file // the usual case: no link on the way
+		} else {
+			skill.realpath = path.Join(r.rootReal, e.Name, "SKILL.md")
+		}
+	}
+	out.skills = appendSkill(out.skills, &skill)
+}
+
+// fileWarningsFor adds messages about file to the warnings.
+//
+//go:noinline
+func (out *scanOutcome) fileWarningsFor(file string, messages []string) {
+	for _, w := range messages {
+		out.fileWarnings = append(out.fileWarnings, Warning{file, w})
+	}
 }
 
 // realJoin is path.Join(dir, name) for a realpath dir and a name that is
