@@ -82,7 +82,12 @@ var operations = []namedOperation{
 
 // onSkills is an operation on the skills the request's load context
 // discovers: it reads the load context and fields, runs f on the
-// discovery's result and writes f's result with write.
+// discovery's result and writes f's result with write. It is not inlined:
+// inlined into the initialiser of operations, each of its eight uses had a
+// copy of the closure it returns, about 1 KB each in the wasm module (issue
+// 13: the engine module's budget); not inlined, the eight share one.
+//
+//go:noinline
 func onSkills[T any](fields []string, f func(core.FS, *Request, *core.Result) (T, error), write func([]byte, T) []byte) operation {
 	return operation{append(loadContext[:len(loadContext):len(loadContext)], fields...), func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
 		res, err := req.discover(fsys)
