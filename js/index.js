@@ -9,7 +9,7 @@ import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
 // The runtime's own file, chosen by package.json "imports" conditions
 // (node, deno, bun, browser, default): each runtime loads only its code.
-import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync, replyJSONText, randomFill } from '#platform';
+import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync, replyJSONText, randomFill, asciiReplies } from '#platform';
 import { startWatch, DEFAULT_MAX_WATCHERS } from './src/watch.js';
 
 // Worker mode (src/worker.js) and a watch's dependency tracking
@@ -141,7 +141,8 @@ export function createSkilldex(opts = {}) {
   /** @param {import('./index.js').Request} request */
   const run = async (request) => {
     const { engine } = await init();
-    return engine.callValue(JSON.stringify(request), parse);
+    // The ASCII transport where the runtime parses it faster (platform/*.js asciiReplies): the same value.
+    return engine.callValue(JSON.stringify(asciiReplies ? { ...request, asciiReply: true } : request), parse);
   };
 
   /** @type {ReturnType<typeof import('./src/deps.js').recordingFS> | undefined} */

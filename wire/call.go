@@ -32,11 +32,18 @@ type Request struct {
 	Format              string `json:"format,omitempty"`   // renderPrompt, default "markdown"
 	MaxChars            int    `json:"maxChars,omitempty"` // renderPrompt, 0 = no bound
 	EnableSkillCommands *bool  `json:"enableSkillCommands,omitempty"`
+
+	// ASCIIReply asks for the reply in the ASCII transport (ascii.go): the
+	// same JSON value, every non-ASCII character escaped. Any op may be
+	// asked; it shapes how the reply travels, not what it says, so no op
+	// lists it among its fields (schema_test.go's transportFields).
+	ASCIIReply bool `json:"asciiReply,omitempty"`
 }
 
 // Call decodes a JSON [Request], runs it against fsys and returns the JSON
 // result, or {"error":{"code","message"}} when it fails. It never panics:
-// a panic inside the engine is a bug and comes back as code INTERNAL.
+// a panic inside the engine is a bug and comes back as code INTERNAL. A
+// request with asciiReply gets the reply in the ASCII transport (ascii.go).
 func Call(fsys core.FS, request []byte) []byte {
 	return AppendCall(nil, fsys, request)
 }
@@ -63,7 +70,10 @@ func AppendCall(b []byte, fsys core.FS, request []byte) (out []byte) {
 		if !ok {
 			e = &core.Error{Code: core.CodeInternal, Message: err.Error()}
 		}
-		return appendError(b[:start], e)
+		res = appendError(b[:start], e)
+	}
+	if req.ASCIIReply {
+		res = escapeNonASCII(res, start)
 	}
 	return res
 }

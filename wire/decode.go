@@ -266,6 +266,8 @@ func decodeRequest(data []byte, req *Request) error {
 				d.integer(k, v, lits[k], &req.MaxChars)
 			case "enableSkillCommands":
 				d.boolPtr(k, v, &req.EnableSkillCommands)
+			case "asciiReply":
+				d.boolean(k, v, &req.ASCIIReply)
 			default:
 				d.unknown(k)
 			}

@@ -15,6 +15,9 @@
 //     request that cannot be decoded is BAD_REQUEST; a panic inside the
 //     engine is recovered and becomes INTERNAL, so a Go panic never crosses
 //     the wasm boundary.
+//   - A request with "asciiReply":true gets its reply in the ASCII
+//     transport (ascii.go): every non-ASCII character escaped, the same
+//     JSON value, S54's digest still that of the canonical bytes.
 //   - [AppendJSON] writes any engine result as its reply, for hosts and
 //     tests that call core directly; [ParseJSON] reads a reply's
 //     frontmatter back into a [core.Value].

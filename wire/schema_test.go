@@ -71,11 +71,17 @@ func readJS(t *testing.T, name string) string {
 	return string(b)
 }
 
-// TestSchema_goRequest: every Request field is read by some op, and every
-// field an op lists is a Request field.
+// transportFields are the Request fields that shape how any op's reply
+// travels, not what it says (Request.ASCIIReply): no op lists them, the JS
+// facade's Request type does not have them (its results are the same with
+// them), and wasm/ABI.md lists them as used by "any op".
+var transportFields = []string{"asciiReply"}
+
+// TestSchema_goRequest: every Request field is read by some op or is a
+// transport field, and every field an op lists is a Request field.
 func TestSchema_goRequest(t *testing.T) {
 	tags := jsonKeys(Request{})
-	var read []string
+	read := slices.Clone(transportFields)
 	for _, keys := range goOps() {
 		read = append(read, keys...)
 	}
@@ -232,8 +238,13 @@ func TestSchema_abiMD(t *testing.T) {
 	src = src[start:]
 	src = src[:strings.Index(src, "### Error replies")]
 	got := map[string][]string{}
+	var transport []string
 	for _, m := range abiField.FindAllStringSubmatch(src, -1) {
 		users := strings.TrimSpace(m[2])
+		if users == "any op" {
+			transport = append(transport, m[1])
+			continue
+		}
 		for _, o := range operations {
 			op := o.name
 			var uses bool
@@ -260,6 +271,9 @@ func TestSchema_abiMD(t *testing.T) {
 		t.Errorf("ABI.md lists the ops %q, wire's op table has %q", listed, want)
 	}
 	compareOps(t, "wasm/ABI.md", got)
+	if slices.Sort(transport); !slices.Equal(transport, slices.Sorted(slices.Values(transportFields))) {
+		t.Errorf("ABI.md lists %q as used by any op, wire's transport fields are %q", transport, transportFields)
+	}
 }
 
 // operationMap is the op table as a map, each name once.

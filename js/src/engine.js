@@ -490,9 +490,9 @@ export class Engine {
    * @param {{fs: import('../index.js').FileSystem, module: () => Promise<WebAssembly.Module>,
    *   frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync?: (() => WebAssembly.Module) | null,
    *   stderr?: (text: string) => void, sha256?: ((data: Uint8Array) => Uint8Array | null) | null,
-   *   jsonText?: ((reply: Uint8Array) => string | null) | null, randomFill?: ((buf: Uint8Array) => void) | null}} opts
-   *   jsonText: the runtime's quickest text of a reply for JSON.parse (callValue), or null to parse it in pieces, where
-   *   TextDecoder is slow (platform/node.js); white space may follow the JSON.
+   *   jsonText?: ((reply: Uint8Array) => string) | null, randomFill?: ((buf: Uint8Array) => void) | null}} opts
+   *   jsonText: the runtime's quickest text of a reply for JSON.parse (callValue), where TextDecoder is slow
+   *   (platform/node.js); white space may follow the JSON.
    *   randomFill: the runtime's quickest random bytes for WASI's random_get (platform/node.js)
    */
   constructor(opts) {
@@ -509,8 +509,6 @@ export class Engine {
     this.onStderr = opts.stderr;
     this.sha256 = opts.sha256 ?? null;
     this.jsonText = opts.jsonText ?? ((/** @type {Uint8Array} */ b) => decoder.decode(b));
-    /** @type {typeof import('./reply.js') | null} reply.js, once a reply is parsed in pieces */
-    this.replyPieces = null;
     this.randomFill = opts.randomFill ?? null;
     /** @type {Promise<unknown>} */
     this.tail = Promise.resolve();
@@ -700,19 +698,13 @@ export class Engine {
    * The same as call, the reply given to parse (a JSON.parse that may
    * throw) and its value returned. The text parse gets is jsonText's, read
    * straight from the module's memory: it may end in white space, and is
-   * not the reply string call returns. Where jsonText declines a large reply
-   * (null), it is cut into pieces that are decoded and parsed one by one
-   * (reply.js assembleReplyNow): the same value as JSON.parse of the whole,
-   * and never an error reply (which is small, and goes to parse).
+   * not the reply string call returns.
    * @template T
    * @param {string} request @param {(text: string) => T} parse
    * @returns {Promise<T>}
    */
   callValue(request, parse) {
-    const run = this.tail.then(async () => {
-      const r = /** @type {{text: string} | {value: T}} */ (await this.callNow(request, 'json'));
-      return 'value' in r ? r.value : parse(r.text);
-    });
+    const run = this.tail.then(async () => parse(/** @type {string} */ (await this.callNow(request, 'json'))));
     this.tail = run.catch(() => {});
     return run;
   }
@@ -761,18 +753,7 @@ export class Engine {
       const rp = Number(BigInt.asUintN(64, r) >> 32n);
       const rn = Number(BigInt.asUintN(32, r));
       const view = new Uint8Array(memory.buffer, rp, rn);
-      if (as === 'json') {
-        const text = this.jsonText(view);
-        if (text !== null) return { text };
-        // Large and not ASCII (platform/node.js): parse it in pieces. reply.js
-        // loads at the first such reply; no call runs in between, so the
-        // reply is still there, at the same place.
-        this.replyPieces ??= await import('./reply.js');
-        const bytes = new Uint8Array(memory.buffer, rp, rn);
-        const cut = this.replyPieces.cutReply(bytes);
-        return cut ? { value: this.replyPieces.assembleReplyNow(cut) } : { text: decoder.decode(bytes) };
-      }
-      reply = as === 'bytes' ? view.slice() : decoder.decode(view);
+      reply = as === 'bytes' ? view.slice() : as === 'json' ? this.jsonText(view) : decoder.decode(view);
     } catch (e) {
       if (e instanceof SkilldexError) throw e;
       throw this.crash(e);

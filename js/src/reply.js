@@ -223,8 +223,7 @@ const yieldToLoop = (() => {
 
 /**
  * The steps of building a cut reply's value: each yields after decoding
- * and parsing one piece, and the last returns the value (assembleReply,
- * assembleReplyNow).
+ * and parsing one piece, and the last returns the value (assembleReply).
  * @param {CutReply} cut
  * @returns {Generator<void, Record<string, unknown>>}
  */
@@ -268,21 +267,5 @@ export async function assembleReply(cut) {
       await yieldToLoop();
       t = performance.now();
     }
-  }
-}
-
-/**
- * Build the value of a cut reply at once. In Node a string over 128 KiB
- * that is not Latin-1 is slow to make (V8 11's large objects) and to parse:
- * pieces of PIECE bytes decode and parse in about half the time of the
- * whole (platform/node.js replyJSONText; issue 13).
- * @param {CutReply} cut
- * @returns {Record<string, unknown>}
- */
-export function assembleReplyNow(cut) {
-  const steps = assembleSteps(cut);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
   }
 }

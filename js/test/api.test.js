@@ -52,10 +52,12 @@ test('discover: no default context with a custom fs (S1)', async () => {
 });
 
 test('discover: a reply over 128 KiB, ASCII or not, has the value JSON.parse gives the raw reply (issue 13)', async () => {
-  // Node decodes such replies its own way (platform/node.js replyJSONText):
-  // an ASCII one as Latin-1, padded past 1,031,913 bytes when shorter; any
-  // other is cut and parsed in pieces (reply.js assembleReplyNow).
-  for (const [count, words, least] of [[300, 'plain words', 128 * 1024], [300, 'café, naïve ✓ 技能', 128 * 1024], [1200, 'plain words', 0xfbee9 + 1]]) {
+  // The facade asks for the ASCII transport where it parses faster
+  // (platform/*.js asciiReplies; wasm/ABI.md): every non-ASCII character
+  // escaped, a surrogate pair above U+FFFF. Node decodes large ASCII
+  // replies as Latin-1, padded past 1,031,913 bytes when shorter
+  // (platform/node.js replyJSONText). call() gets the canonical reply.
+  for (const [count, words, least] of [[300, 'plain words', 128 * 1024], [300, 'café, naïve ✓ 技能 — 😀', 128 * 1024], [1200, 'plain words', 0xfbee9 + 1]]) {
     const m = new MemoryFS();
     for (let i = 0; i < count; i++) m.writeFile(`/h/.claude/skills/s${i}/SKILL.md`, `---\nname: s${i}\ndescription: ${words} ${'x'.repeat(600)}\n---\n`);
     const s = createSkilldex({ fs: m, cwd: '/', home: '/h' });
@@ -66,6 +68,10 @@ test('discover: a reply over 128 KiB, ASCII or not, has the value JSON.parse giv
     assert.equal(value.skills[0].description.startsWith(words), true);
     assert.equal(JSON.stringify(value), JSON.stringify(JSON.parse(raw))); // keys in the same order
     assert.equal(raw, JSON.stringify(JSON.parse(raw)), 'call() returns the reply as it is, with nothing after it');
+    assert.equal(raw.includes(words), true, 'call() returns the canonical reply, its characters unescaped');
+    const ascii = await s.call('{"op":"discover","cwd":"/","home":"/h","asciiReply":true}');
+    assert.match(ascii, /^[\x20-\x7e]*$/, 'the ASCII transport is ASCII');
+    assert.equal(JSON.stringify(JSON.parse(ascii)), JSON.stringify(JSON.parse(raw)), 'the ASCII transport has the same value, digest included (S54)');
   }
 });
 

@@ -41,5 +41,8 @@ export const sha256Sync = null;
 /** TextDecoder, the engine's default (engine.js jsonText). */
 export const replyJSONText = null;
 
+/** Replies in the canonical form: the ASCII transport is not measured in browsers (platform/deno.js). */
+export const asciiReplies = false;
+
 /** WASI's random_get draws from crypto.getRandomValues (wasi.js). */
 export const randomFill = null;

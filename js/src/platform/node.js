@@ -105,13 +105,12 @@ const utf8 = new TextDecoder();
  * over 128 KiB is decoded so, padded with spaces past EXTERNAL_LATIN1 when
  * shorter (JSON.parse skips white space). A 1,000-skill reply (1 MB) then
  * costs 3 ms to decode and parse instead of 7.5 when measured alone (less
- * is saved inside a discovery, where V8's collections shift). A large
- * reply that is not ASCII (one dash in one description is enough, and most
- * real collections have one) gets null: the engine parses it in pieces
- * under 128 KiB (reply.js assembleReplyNow), about half the time of
- * decoding and parsing it whole. Bun (JavaScriptCore) has no such cost:
- * TextDecoder.
- * @type {((reply: Uint8Array) => string | null) | null}
+ * is saved inside a discovery, where V8's collections shift). The facade
+ * asks for replies in the ASCII transport (asciiReplies), so a large reply
+ * is ASCII whatever its descriptions hold; one that is not (a reply to a
+ * request that could not be decoded) is decoded as UTF-8. Bun
+ * (JavaScriptCore) has no such cost: TextDecoder.
+ * @type {((reply: Uint8Array) => string) | null}
  */
 export const replyJSONText =
   globalThis.process.versions.bun || typeof isAscii !== 'function'
@@ -119,14 +118,24 @@ export const replyJSONText =
     : (reply) => {
         const n = reply.length;
         const bytes = Buffer.from(reply.buffer, reply.byteOffset, n);
-        if (n <= LARGE_STRING) return utf8.decode(reply);
-        if (!isAscii(bytes)) return null;
+        if (n <= LARGE_STRING || !isAscii(bytes)) return utf8.decode(reply);
         if (n > EXTERNAL_LATIN1) return bytes.toString('latin1');
         const padded = Buffer.allocUnsafeSlow(EXTERNAL_LATIN1 + 1);
         padded.set(bytes);
         padded.fill(0x20, n);
         return padded.toString('latin1');
       };
+
+/**
+ * Whether the facade asks for replies in the ASCII transport (index.js;
+ * wasm/ABI.md, the request field asciiReply): every non-ASCII character as
+ * a \u escape, the same value. In Node every large reply then takes
+ * replyJSONText's Latin-1 path, however many dashes its descriptions hold
+ * (issue 13). Not in Bun: JavaScriptCore's TextDecoder and JSON.parse
+ * showed no steady difference between the two forms of a 1,000-skill
+ * reply, and the escaping is engine work.
+ */
+export const asciiReplies = !globalThis.process.versions.bun;
 
 /**
  * Random bytes for WASI's random_get (wasi.js), which the engine module's
