@@ -212,6 +212,16 @@ export function createSkilldex(opts = {}) {
     },
     stats: () => (engineRef ? engineRef.stats() : { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0 }),
   };
+  // For the package's own CLI only (bin/skilldex.mjs, --json), not API: a
+  // call whose reply comes back as the module's UTF-8 bytes, which the CLI
+  // writes to stdout as they are. Decoding a 1 MB reply that is not ASCII
+  // and encoding it again cost a one-shot process 30-50 ms (issue 10).
+  Object.defineProperty(sk, Symbol.for('skilldex.callBytes'), {
+    value: async (/** @type {string} */ request) => {
+      const { engine } = await init();
+      return engine instanceof Engine ? engine.callBytes(request) : new TextEncoder().encode(await engine.call(request));
+    },
+  });
   return sk;
 }
 

@@ -73,9 +73,9 @@ const ARITY = {
 const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>' };
 const COMMAND_FLAGS = { format: 'prompt', 'no-read-tool': 'prompt', 'max-chars': 'prompt', all: 'list', wide: 'list' };
 
-/** Write all of s to fd, synchronously (so process.exit loses nothing). */
+/** Write all of s (a string or bytes) to fd, synchronously (so process.exit loses nothing). */
 function out(fd, s) {
-  const buf = Buffer.from(s);
+  const buf = typeof s === 'string' ? Buffer.from(s) : s;
   let off = 0;
   while (off < buf.length) {
     try {
@@ -498,6 +498,9 @@ function validateText(replies, args, reqs) {
   return [s, err, errors || failed ? 1 : 0];
 }
 
+const ERROR_START = Buffer.from('{"error":');
+/** Whether a reply's bytes are an error object (its first key is "error"). */
+const isErrorReply = (/** @type {Uint8Array} */ b) => b.length >= ERROR_START.length && ERROR_START.equals(b.subarray(0, ERROR_START.length));
 const isError = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v)[0] === 'error';
 const hasErrors = (v) =>
   v.diagnostics.some((d) => d.severity === 'error') || (v.skills ?? []).some((c) => c.diagnostics.some((d) => d.severity === 'error'));
@@ -523,6 +526,18 @@ async function main(argv) {
     }
     const { createSkilldex } = await import('../index.js');
     const engine = createSkilldex();
+    if (json && command !== 'validate') {
+      // The reply's bytes go to stdout as the module wrote them: decoding
+      // a large reply that is not ASCII and encoding it again took a
+      // one-shot run 30-50 ms (issue 10). The engine's reply is compact
+      // JSON, its keys in a fixed order: an error is the object whose
+      // first key is "error". Not parsing a discover reply only to learn
+      // that saves 0.1 s on a 10 MB one (issue 16's 720-folder tree).
+      const bytes = await engine[Symbol.for('skilldex.callBytes')](JSON.stringify(reqs[0]));
+      out(1, bytes);
+      out(1, '\n');
+      return isErrorReply(bytes) ? 1 : 0;
+    }
     const raw = [];
     for (const req of reqs) raw.push(await engine.call(req));
 
@@ -539,14 +554,6 @@ async function main(argv) {
     }
 
     const [reply] = raw;
-    if (json) {
-      out(1, reply + '\n');
-      // The engine's reply is compact JSON, its keys in a fixed order: an
-      // error is the object whose first key is "error". Not parsing a
-      // discover reply only to learn that saves 0.1 s on a 10 MB one
-      // (issue 16's 720-folder tree).
-      return reply.startsWith('{"error":') ? 1 : 0;
-    }
     const parsed = JSON.parse(reply);
     if (isError(parsed)) {
       out(2, `skilldex: ${safeText(parsed.error.message)}\n`);
