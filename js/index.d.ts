@@ -413,6 +413,12 @@ export interface EngineStats {
   frontmatterInstances: number;
   /** Calls made so far. */
   calls: number;
+  /**
+   * SKILL.md reads answered by the read-ahead worker so far (over the
+   * runtime's default filesystem in Node, Deno and Bun; 0 with a custom
+   * filesystem and in worker mode).
+   */
+  prefetchedReads: number;
 }
 
 /** An engine: one module instance over one filesystem; calls are queued. */

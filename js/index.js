@@ -9,7 +9,7 @@ import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
 // The runtime's own file, chosen by package.json "imports" conditions
 // (node, deno, bun, browser, default): each runtime loads only its code.
-import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync, replyJSONText, randomFill, asciiReplies } from '#platform';
+import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync, replyJSONText, randomFill, asciiReplies, workerThreads } from '#platform';
 import { startWatch, DEFAULT_MAX_WATCHERS } from './src/watch.js';
 
 // Worker mode (src/worker.js) and a watch's dependency tracking
@@ -114,7 +114,9 @@ export function createSkilldex(opts = {}) {
       }
       const engine = opts.worker
         ? new (await (workerModule ??= import('./src/worker.js'))).WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })
-        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr, sha256: sha256Sync, jsonText: replyJSONText, randomFill });
+        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr, sha256: sha256Sync, jsonText: replyJSONText, randomFill,
+          // Reading SKILL.md files ahead on a worker thread, over the default filesystem only (src/prefetch.js).
+          workerThreads: opts.fs ? null : workerThreads });
       engineRef = engine;
       return { engine, processDefaults: !opts.fs, base: opts.fs ? undefined : fs };
     })());
@@ -210,7 +212,7 @@ export function createSkilldex(opts = {}) {
     close: async () => {
       if (setup) await (await setup).engine.close();
     },
-    stats: () => (engineRef ? engineRef.stats() : { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0 }),
+    stats: () => (engineRef ? engineRef.stats() : { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0, prefetchedReads: 0 }),
   };
   // For the package's own CLI only (bin/skilldex.mjs, --json), not API: a
   // call whose reply comes back as the module's UTF-8 bytes, which the CLI

@@ -155,8 +155,10 @@ const bytesOf = (s) => (typeof s === 'string' ? encoder.encode(s) : s);
  * @param {() => WebAssembly.Memory} memory
  * @param {(path: Uint8Array, text: Uint8Array) => Uint8Array} parseFrontmatter
  * @param {((data: Uint8Array) => Uint8Array | null) | null} [sha256]
+ * @param {import('./prefetch.js').Prefetcher | null} [prefetcher] reads ahead
+ *   on prefetch_within's hints (fs is then the runtime's default filesystem)
  */
-function hostImports(fs, memory, parseFrontmatter, sha256 = null) {
+function hostImports(fs, memory, parseFrontmatter, sha256 = null, prefetcher = null) {
   /** @type {ArrayBuffer | null} */
   let buf = null;
   /** @type {Uint8Array} */
@@ -353,6 +355,12 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null) {
       try {
         enter('read_file_within', p, n, ptr, cap, outLen);
         if (wp + wn > u8.length) throw new GuestFault('read_file_within', 'within', wp, wn, u8.length);
+        if (prefetcher) {
+          // Read ahead by the worker, when a hint listed exactly this read
+          // (prefetch.js); -1: read it here.
+          const size = prefetcher.take(u8.subarray(wp, wp + wn), u8.subarray(p, p + n), u8.subarray(ptr, ptr + cap));
+          if (size >= 0) return sized(size, cap, outLen);
+        }
         const size = notPromise(fs.readFileWithin(pathArg(wp, wn), pathArg(p, n), u8.subarray(ptr, ptr + cap)), 'readFileWithin');
         return sized(size, cap, outLen);
       } catch (e) {
@@ -370,15 +378,6 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null) {
       }
     },
 
-    // A hint of the read_file_within calls to come (ABI.md#prefetch_within):
-    // this host reads when asked; the list must still lie in memory.
-    prefetch_within(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ _cap) {
-      (p >>>= 0), (n >>>= 0);
-      refresh();
-      if (p + n > u8.length) throw new GuestFault('prefetch_within', 'list', p, n, u8.length);
-      return 0;
-    },
-
     // S54's digest with the runtime's own SHA-256 (ABI.md#sha256): about
     // ten times the module's. EIO declines it: the module hashes itself.
     sha256(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ out) {
@@ -390,6 +389,19 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null) {
       if (!sum || sum.length !== 32) return EIO;
       refresh();
       u8.set(sum, out);
+      return 0;
+    },
+
+    // A hint of the read_file_within calls to come (ABI.md#prefetch_within).
+    // Without a read-ahead (a caller's filesystem, a browser) this host
+    // reads when asked; with one, the list is copied out of guest memory
+    // (which may grow before the reads) and read ahead on its worker. The
+    // list must lie in memory either way; the engine ignores the result.
+    prefetch_within(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ cap) {
+      (p >>>= 0), (n >>>= 0), (cap >>>= 0);
+      refresh();
+      if (p + n > u8.length) throw new GuestFault('prefetch_within', 'list', p, n, u8.length);
+      if (prefetcher) prefetcher.hint(u8.slice(p, p + n), cap);
       return 0;
     },
 
@@ -490,14 +502,22 @@ export class Engine {
    * @param {{fs: import('../index.js').FileSystem, module: () => Promise<WebAssembly.Module>,
    *   frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync?: (() => WebAssembly.Module) | null,
    *   stderr?: (text: string) => void, sha256?: ((data: Uint8Array) => Uint8Array | null) | null,
-   *   jsonText?: ((reply: Uint8Array) => string) | null, randomFill?: ((buf: Uint8Array) => void) | null}} opts
+   *   jsonText?: ((reply: Uint8Array) => string) | null, randomFill?: ((buf: Uint8Array) => void) | null,
+   *   workerThreads?: (() => typeof import('node:worker_threads')) | null}} opts
    *   jsonText: the runtime's quickest text of a reply for JSON.parse (callValue), where TextDecoder is slow
    *   (platform/node.js); white space may follow the JSON.
    *   randomFill: the runtime's quickest random bytes for WASI's random_get (platform/node.js)
+   *   workerThreads: loads node:worker_threads; given only when fs is the runtime's own default filesystem: the engine then reads
+   *   SKILL.md files ahead on a worker (prefetch.js) while this.fs is still that filesystem
    */
   constructor(opts) {
     checkFileSystem(opts.fs);
     this.fs = opts.fs;
+    /** @type {import('../index.js').FileSystem | null} the filesystem the read-ahead reads as (its worker builds its own) */
+    this.prefetchFS = opts.workerThreads ? opts.fs : null;
+    this.workerThreads = opts.workerThreads ?? null;
+    /** @type {import('./prefetch.js').Prefetcher | null} */
+    this.prefetcher = null;
     this.getModule = opts.module;
     this.getFrontmatter = opts.frontmatter;
     this.getFrontmatterSync = opts.frontmatterSync ?? null;
@@ -530,7 +550,14 @@ export class Engine {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEEP);
       if (this.onStderr) this.onStderr(text);
     }, this.randomFill);
-    const host = hostImports(this.fs, mem, (path, text) => this.parseFrontmatter(path, text), this.sha256);
+    // The read-ahead only over the default filesystem, not once a watch
+    // has put its recording filesystem in its place (index.js).
+    let prefetcher = null;
+    if (this.workerThreads && this.fs === this.prefetchFS) {
+      const { Prefetcher } = await import('./prefetch.js');
+      prefetcher = this.prefetcher ??= new Prefetcher(this.workerThreads);
+    }
+    const host = hostImports(this.fs, mem, (path, text) => this.parseFrontmatter(path, text), this.sha256, prefetcher);
     /** @type {Record<string, Record<string, Function>>} */
     const imports = { [WASI_MODULE]: {}, [HOST_MODULE]: {} };
     for (const imp of WebAssembly.Module.imports(module)) {
@@ -749,7 +776,13 @@ export class Engine {
         throw new SkilldexError('BAD_REQUEST', `bad request: ${req.length} bytes is over the module's request limit`);
       }
       new Uint8Array(memory.buffer, ptr, req.length).set(req);
-      const r = ex.skilldex_call(ptr, req.length);
+      let r;
+      try {
+        r = ex.skilldex_call(ptr, req.length);
+      } finally {
+        // A hint lives within its call: what is left of it is dropped.
+        if (this.prefetcher) this.prefetcher.endCall();
+      }
       const rp = Number(BigInt.asUintN(64, r) >> 32n);
       const rn = Number(BigInt.asUintN(32, r));
       const view = new Uint8Array(memory.buffer, rp, rn);
@@ -763,9 +796,11 @@ export class Engine {
 
   /** Drop the instance; the next call makes a new one. */
   close() {
-    const run = this.tail.then(() => {
+    const run = this.tail.then(async () => {
       this.inst = null;
       this.fm = null;
+      // The read-ahead's worker ends (a later hint starts a new one).
+      if (this.prefetcher) await this.prefetcher.close();
     });
     this.tail = run.catch(() => {});
     return run;
@@ -777,6 +812,7 @@ export class Engine {
       instances: this.instances,
       frontmatterInstances: this.fmInstances,
       calls: this.calls,
+      prefetchedReads: this.prefetcher ? this.prefetcher.stats.served : 0,
     };
   }
 }

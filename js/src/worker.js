@@ -73,7 +73,7 @@ export class WorkerEngine {
     this.pending = new Map();
     this.nextId = 1;
     /** @type {import('../index.js').EngineStats} the current worker's engine, as of its last reply */
-    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0 };
+    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0, prefetchedReads: 0 };
     /** counts of workers that ended, so stats() keeps counting across them */
     this.past = { instances: 0, frontmatterInstances: 0, calls: 0 };
     /** @type {Set<Promise<Reply>>} calls sent and not answered, for close() */
@@ -142,7 +142,7 @@ export class WorkerEngine {
     this.past.instances += this.lastStats.instances;
     this.past.frontmatterInstances += this.lastStats.frontmatterInstances;
     this.past.calls += this.lastStats.calls;
-    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0 };
+    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0, prefetchedReads: 0 };
     const err = new SkilldexError('INTERNAL', `the skilldex worker stopped: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
@@ -229,6 +229,7 @@ export class WorkerEngine {
       instances: this.past.instances + this.lastStats.instances,
       frontmatterInstances: this.past.frontmatterInstances + this.lastStats.frontmatterInstances,
       calls: this.past.calls + this.lastStats.calls,
+      prefetchedReads: 0, // the worker's engine reads SKILL.md files itself
     };
   }
 }

@@ -164,3 +164,40 @@ test('discover during a SKILL.md link-swapping race never loads outside bytes (S
   }
   console.log(`# discover race: ${calls} calls, ${loaded} loads`);
 });
+
+// The same race with the read-ahead of src/prefetch.js (issue 13): a root
+// of 40 skills (a hint the worker reads ahead), one SKILL.md swapped. The
+// worker runs the same check on the file it opens, so no outside text is
+// loaded, through the worker or inline.
+test('discover with the read-ahead during a SKILL.md link-swapping race never loads outside bytes (S44)', async () => {
+  const { createSkilldex } = await import('../index.js');
+  const dir = path.join(root, 'race-prefetch');
+  const skills = path.join(dir, 'home/.claude/skills');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'inside.md'), '---\ndescription: inside\n---\n');
+  fs.writeFileSync(path.join(dir, 'outside.md'), '---\ndescription: OUTSIDE\n---\n');
+  for (let i = 0; i < 40; i++) {
+    fs.mkdirSync(path.join(skills, `x${i}`), { recursive: true });
+    fs.copyFileSync(path.join(dir, 'inside.md'), path.join(skills, `x${i}`, 'SKILL.md'));
+  }
+  const seconds = Number(process.env.SKILLDEX_RACE_SECONDS || 2);
+  const sx = createSkilldex();
+  const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
+  await sx.discover(ctx);
+  const swapper = await startSwapper(path.join(skills, 'x20/SKILL.md'), path.join(dir, 'inside.md'), path.join(dir, 'outside.md'), seconds);
+  const end = Date.now() + seconds * 1000;
+  let calls = 0, loaded = 0;
+  try {
+    while (Date.now() < end || (sx.stats().prefetchedReads === 0 && calls < 2000)) {
+      calls++;
+      const r = await sx.discover(ctx);
+      loaded += r.skills.length;
+      for (const s of r.skills) assert.notEqual(s.description, 'OUTSIDE', `call ${calls} loaded the outside file`);
+    }
+  } finally {
+    await swapper.stop();
+    await sx.close();
+  }
+  assert.ok(sx.stats().prefetchedReads > 0, 'the read-ahead served no read: the race did not test it');
+  console.log(`# discover race with the read-ahead: ${calls} calls, ${loaded} loads, ${sx.stats().prefetchedReads} reads served ahead`);
+});

@@ -46,3 +46,7 @@ export const asciiReplies = false;
 
 /** WASI's random_get draws from crypto.getRandomValues (wasi.js). */
 export const randomFill = null;
+
+/** No worker threads to read ahead with here (prefetch.js): every read is inline. */
+/** @type {null | (() => typeof import('node:worker_threads'))} */
+export const workerThreads = null;

@@ -9,10 +9,12 @@
 
 import fs from 'node:fs';
 import os from 'node:os';
+import { createRequire } from 'node:module';
 import { createDenoFS } from '../denofs.js';
 
 /** @type {any} */
 const Deno = /** @type {any} */ (globalThis).Deno;
+const require = createRequire(import.meta.url);
 
 export const wasmURL = new URL('../../skilldex.wasm', import.meta.url);
 /** The frontmatter module (wasm/ABI.md#the-frontmatter-module), loaded only when the engine asks for it. */
@@ -37,6 +39,15 @@ export const defaultFS = () => fs;
  * node:fs for descriptors (denofs.js).
  */
 export const defaultFileSystem = () => createDenoFS(Deno, fs);
+
+/**
+ * node:worker_threads, for the read-ahead of SKILL.md files over the
+ * default filesystem (prefetch.js): its Worker, unlike Deno's web Worker,
+ * can be unref'd, so an idle one never keeps the process alive. Required
+ * at the first hint that wants a worker.
+ * @returns {typeof import('node:worker_threads')}
+ */
+export const workerThreads = () => require('node:worker_threads');
 
 /** The process's working directory (Deno asks for read access to it). */
 export const defaultCwd = () => Deno.cwd();

@@ -48,6 +48,14 @@ export const defaultFS = () => fs;
 /** The default filesystem as the engine reads it: node:fs, its descriptors the kernel's. */
 export const defaultFileSystem = () => createNodeFS(fs, {}, fs);
 
+/**
+ * node:worker_threads, for the read-ahead of SKILL.md files over the
+ * default filesystem (prefetch.js), required at the first hint that wants
+ * a worker: a program whose discoveries are small never loads it.
+ * @returns {typeof import('node:worker_threads')}
+ */
+export const workerThreads = () => require('node:worker_threads');
+
 /** The process's working directory. */
 export const defaultCwd = () => globalThis.process.cwd();
 

@@ -1,0 +1,481 @@
+// @ts-check
+// Reading ahead of the engine (issue 13): the host side of the
+// prefetch_within hint (wasm/ABI.md#prefetch_within). A warm discovery spent
+// about half its time in the engine and half reading SKILL.md files, one
+// after the other on one thread; here a worker thread reads the files the
+// engine says it will ask for, with the same readFileWithin of the same
+// default filesystem, while the engine works on the ones before, so the two
+// halves overlap on a machine with a second core.
+//
+// # When
+//
+// Only over the runtime's own default filesystem (index.js passes the
+// worker_threads module only then: never a caller's fs object, never the
+// recording filesystem of a watch, never in a browser), and only for a hint
+// of at least tuning.minRecords (32) reads: a small one is not worth a
+// worker. The worker starts at the first such hint after the engine's
+// first call (the reads of that hint run inline while it boots): loading
+// node:worker_threads and starting a worker cost the engine's thread 10-30
+// ms on a loaded 2-core machine, more than a one-shot process's single
+// discovery could win back (issue 10), so a process that discovers once
+// never starts one. The worker is unref'd so it never keeps a process
+// alive, and ends with the engine's close().
+//
+// # The answer is the host's own
+//
+// The list names paths, each to be read against itself (within = path)
+// into buf_cap bytes: a record here is its path. A read_file_within call
+// is answered from a read ahead only when its within and path are both a
+// listed path, byte for byte, and its buffer is buf_cap bytes; the worker
+// made exactly that call (the default filesystem's readFileWithin, SPEC
+// S44's check included, into a buffer of exactly buf_cap bytes), and its
+// result is passed on unchanged: the bytes, the returned size, or an
+// error's code. An error without one of the codes of the errno table, or
+// anything else the worker cannot pass on as it was, makes the main
+// thread read the file inline instead, so it gets what it would have got
+// without a worker.
+//
+// # Claiming work
+//
+// Each record has a state in shared memory: UNCLAIMED, READING (the worker
+// has it), DONE (its result is in the ring), TAKEN (the main thread reads it
+// inline). Both sides claim a record with compareExchange from UNCLAIMED,
+// so the main thread never waits for a read the worker has not started: it
+// waits only for one in progress. The bytes go into a ring of slots: the
+// worker reads at most that many records past the last one the main
+// thread took, which bounds the shared memory (RING_BYTES, 2 MiB) whatever
+// the number of records. A new hint, and the end of the engine's call,
+// cancel the previous hint's remaining work.
+
+/**
+ * minRecords: a hint with fewer records than this is not read ahead (the
+ * worker is not worth it). Tests lower it to read the small workspaces of
+ * the conformance corpus ahead too.
+ */
+export const tuning = { minRecords: 32 };
+
+/** A hint whose buf_cap is larger than this is not read ahead (the ring's slots would be large). */
+const MAX_SLOT = 64 << 10;
+
+/** The ring's size in bytes, at most (fewer slots for larger caps). */
+const RING_BYTES = 2 << 20;
+
+/** How long the main thread waits for one read in progress before reading the file itself. */
+const WAIT_LIMIT_MS = 2000;
+
+// Record states (one Int32 each).
+const UNCLAIMED = 0;
+const READING = 1;
+const DONE = 2;
+const TAKEN = 3;
+
+// The control words at the start of the shared buffer (Int32 indexes).
+const CANCEL = 0; // 1: the hint is superseded; the worker stops
+const RELEASED = 1; // the main thread will take no record below this index
+const WORKER_WAITING = 2; // the worker waits for RELEASED to move
+const MAIN_WAITING = 3; // the main thread waits for a record's state
+const FINISHED = 4; // the worker has left this hint: its buffer may be reused
+const CONTROL_WORDS = 8;
+
+/**
+ * The error codes a read ahead may end in and be passed on: those of the
+ * errno table (ABI.md#errno), which engine.js maps one to one. The result
+ * of record i is its size (>= 0), or -1 - the code's index here, or REDO.
+ */
+export const CODES = ['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'ELOOP', 'EIO', 'EINVAL', 'EFBIG', 'ENAMETOOLONG', 'EPERM', 'EXDEV'];
+/** The worker could not pass the result on as it was: the main thread reads the file itself. */
+export const REDO = -1000;
+
+/**
+ * The records of a hint list (ABI.md#prefetch_within): paths, each
+ * followed by a NUL byte. null when the list does not end with one (a
+ * path cut short).
+ * @param {Uint8Array} list
+ * @returns {Uint8Array[] | null}
+ */
+export function parseHint(list) {
+  const end = list.length;
+  if (end > 0 && list[end - 1] !== 0) return null;
+  const out = [];
+  for (let at = 0; at < end; ) {
+    const nul = list.indexOf(0, at);
+    out.push(list.subarray(at, nul));
+    at = nul + 1;
+  }
+  return out;
+}
+
+/**
+ * The number of records of a hint list: its NUL bytes.
+ * @param {Uint8Array} list
+ */
+function countRecords(list) {
+  let n = 0;
+  for (let at = list.indexOf(0); at >= 0; at = list.indexOf(0, at + 1)) n++;
+  return n;
+}
+
+/** @param {Uint8Array} a @param {Uint8Array} b */
+function sameBytes(a, b) {
+  const n = a.length;
+  if (n !== b.length) return false;
+  // From the end: the paths of one hint differ in their last bytes.
+  for (let i = n - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** @param {Uint8Array} b a key for a Map (every byte kept) */
+const keyOf = (b) => {
+  let s = '';
+  for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode.apply(null, /** @type {any} */ (b.subarray(i, i + 4096)));
+  return s;
+};
+
+/**
+ * The shared buffer's layout for count records and a ring of slots slots
+ * of slotSize bytes.
+ * @param {number} count @param {number} slots @param {number} slotSize
+ */
+export function layout(count, slots, slotSize) {
+  const states = CONTROL_WORDS * 4;
+  const results = (states + count * 4 + 7) & ~7;
+  const ring = results + count * 8;
+  return { states, results, ring, bytes: ring + slots * slotSize };
+}
+
+/**
+ * One hint as both threads see it: views over one SharedArrayBuffer.
+ */
+class Hint {
+  /**
+   * @param {SharedArrayBuffer} sab @param {Uint8Array[]} records the paths
+   * @param {number} cap every read's buf_cap
+   * @param {number} slots @param {number} slotSize
+   */
+  constructor(sab, records, cap, slots, slotSize) {
+    const count = records.length;
+    const at = layout(count, slots, slotSize);
+    this.sab = sab;
+    this.records = records;
+    this.cap = cap;
+    this.slots = slots;
+    this.slotSize = slotSize;
+    this.ctrl = new Int32Array(sab, 0, CONTROL_WORDS);
+    this.states = new Int32Array(sab, at.states, count);
+    this.results = new Float64Array(sab, at.results, count);
+    this.ring = new Uint8Array(sab, at.ring, slots * slotSize);
+    this.cursor = 0; // the next record the main thread expects
+    /** @type {Map<string, number> | null} records by path, built at the first read that is not at the cursor */
+    this.byPath = null;
+  }
+}
+
+/**
+ * The read-ahead of one engine.
+ */
+export class Prefetcher {
+  /**
+   * @param {() => typeof import('node:worker_threads')} workerThreads loads node:worker_threads (Node, Deno and Bun all have
+   *   it, and its Worker can be unref'd in all three)
+   * @param {{startAfterCalls?: number}} [opts] the engine's calls (endCall) after which a hint may start the worker
+   */
+  constructor(workerThreads, opts = {}) {
+    this.workerThreads = workerThreads;
+    this.startAfterCalls = opts.startAfterCalls ?? 1;
+    this.callsEnded = 0;
+    /** @type {import('node:worker_threads').Worker | null} */
+    this.worker = null;
+    /** @type {import('node:worker_threads').MessagePort | null} where hints go to the worker */
+    this.port = null;
+    /** @type {Int32Array} the doorbell: its word 0 counts the hints sent (see readAheadLoop) */
+    this.bell = new Int32Array(0);
+    this.broken = false;
+    /** @type {Hint | null} */
+    this.current = null;
+    /** @type {SharedArrayBuffer | null} a finished hint's buffer, reused when large enough */
+    this.spare = null;
+    /** @type {Int32Array | null} the spare buffer's control words */
+    this.spareCtrl = null;
+    this.stats = { hints: 0, served: 0, inline: 0, waits: 0 };
+  }
+
+  /** Start the worker, unless it runs (or could not be started). */
+  start() {
+    if (this.worker || this.broken) return this.worker;
+    try {
+      const { Worker, MessageChannel } = this.workerThreads();
+      const { port1, port2 } = new MessageChannel();
+      const bell = new Int32Array(new SharedArrayBuffer(8));
+      // No execArgv: the process's own flags are not the worker's business,
+      // and some refuse a worker (Node's --input-type: a program run with -e).
+      const w = new Worker(new URL('./prefetch-thread.js', import.meta.url), { execArgv: [], workerData: { port: port2, bell }, transferList: [port2] });
+      w.unref();
+      port1.unref();
+      this.port = port1;
+      this.bell = bell;
+      // A worker that fails is not started again for this engine: every
+      // read is then inline, as without it.
+      const fail = () => {
+        if (this.worker === w) {
+          this.worker = null;
+          this.broken = true;
+          this.cancel();
+        }
+      };
+      w.on('error', fail);
+      w.on('exit', fail);
+      this.worker = w;
+    } catch {
+      this.broken = true;
+    }
+    return this.worker;
+  }
+
+  /**
+   * prefetch_within: a copy of the hint list (not a view of guest memory)
+   * and the buf_cap of its reads. A hint of fewer than tuning.minRecords
+   * reads, of reads over MAX_SLOT bytes, or a malformed one, only cancels
+   * the previous one.
+   * @param {Uint8Array} list @param {number} cap
+   */
+  hint(list, cap) {
+    this.cancel();
+    if (this.broken || cap > MAX_SLOT || (!this.worker && this.callsEnded < this.startAfterCalls)) return;
+    if (countRecords(list) < tuning.minRecords) return;
+    const records = parseHint(list);
+    if (!records) return;
+    const slotSize = Math.max(8, (cap + 7) & ~7);
+    const slots = Math.min(records.length, Math.max(1, Math.floor(RING_BYTES / slotSize)));
+    const need = layout(records.length, slots, slotSize).bytes;
+    const w = this.start();
+    if (!w) return;
+    let sab;
+    if (this.spare && this.spare.byteLength >= need && this.spareCtrl && Atomics.load(this.spareCtrl, FINISHED) === 1) {
+      sab = this.spare;
+      new Int32Array(sab, 0, layout(records.length, 0, 0).results >> 2).fill(0);
+    } else {
+      sab = new SharedArrayBuffer(need);
+    }
+    this.spare = null;
+    this.current = new Hint(sab, records, cap, slots, slotSize);
+    this.stats.hints++;
+    // Posted, then the bell rung: a worker waiting on the bell (it does,
+    // for a while after each hint) takes the message at once, without going
+    // back to its event loop (readAheadLoop).
+    /** @type {import('node:worker_threads').MessagePort} */ (this.port).postMessage({ sab, list, cap, slots, slotSize });
+    Atomics.add(this.bell, 0, 1);
+    Atomics.notify(this.bell, 0);
+  }
+
+  /** Drop the current hint: the worker stops reading for it. */
+  cancel() {
+    const h = this.current;
+    if (!h) return;
+    this.current = null;
+    Atomics.store(h.ctrl, CANCEL, 1);
+    Atomics.notify(h.ctrl, RELEASED);
+    // Its buffer serves a later hint once the worker has left it.
+    if (!this.spare || h.sab.byteLength > this.spare.byteLength) {
+      this.spare = h.sab;
+      this.spareCtrl = h.ctrl;
+    }
+  }
+
+  /**
+   * The record of the current hint that path is, at or after the cursor;
+   * -1 when none is.
+   * @param {Hint} h @param {Uint8Array} path
+   */
+  find(h, path) {
+    const recs = h.records;
+    const c = h.cursor;
+    if (c < recs.length && sameBytes(recs[c], path)) return c;
+    if (!h.byPath) {
+      h.byPath = new Map();
+      // The first record of a path listed more than once: a later one is
+      // found only at the cursor.
+      for (let i = recs.length - 1; i >= 0; i--) h.byPath.set(keyOf(recs[i]), i);
+    }
+    const j = h.byPath.get(keyOf(path));
+    return j === undefined || j < c ? -1 : j;
+  }
+
+  /**
+   * The main thread takes record j: nothing below j + 1 is read ahead any
+   * more, and the ring's slots up to there are free.
+   * @param {Hint} h @param {number} j
+   */
+  release(h, j) {
+    h.cursor = j + 1;
+    Atomics.store(h.ctrl, RELEASED, j + 1);
+    if (Atomics.load(h.ctrl, WORKER_WAITING) === 1) Atomics.notify(h.ctrl, RELEASED);
+  }
+
+  /**
+   * read_file_within's answer from the read-ahead: the size (the bytes in
+   * buf), or -1 when the caller must read the file itself: it is not a
+   * listed read (within = path, buf_cap = buf.length) at or after the last
+   * one taken, or the worker has not started it. An error the
+   * worker's read ended in is thrown with its code.
+   * @param {Uint8Array} within @param {Uint8Array} path @param {Uint8Array} buf exactly cap bytes
+   * @returns {number}
+   */
+  take(within, path, buf) {
+    const h = this.current;
+    if (!h || buf.length !== h.cap || !sameBytes(within, path)) return -1;
+    const j = this.find(h, path);
+    if (j < 0) return -1;
+    let s = Atomics.compareExchange(h.states, j, UNCLAIMED, TAKEN);
+    if (s === UNCLAIMED || s === TAKEN) {
+      this.release(h, j);
+      this.stats.inline++;
+      return -1;
+    }
+    if (s === READING) s = this.waitFor(h, j);
+    if (s !== DONE) {
+      this.release(h, j);
+      this.stats.inline++;
+      return -1;
+    }
+    const r = h.results[j];
+    if (r >= 0) {
+      const at = (j % h.slots) * h.slotSize;
+      buf.set(h.ring.subarray(at, at + Math.min(r, h.cap)));
+      this.release(h, j);
+      this.stats.served++;
+      return r;
+    }
+    this.release(h, j);
+    const code = CODES[-1 - r];
+    if (r === REDO || code === undefined) {
+      this.stats.inline++;
+      return -1;
+    }
+    this.stats.served++;
+    throw Object.assign(new Error(`${code}: read ahead`), { code });
+  }
+
+  /**
+   * Wait until the worker has read record j: a few spins (a read takes
+   * tens of microseconds), then Atomics.wait in short steps. Its state
+   * then, READING after WAIT_LIMIT_MS.
+   * @param {Hint} h @param {number} j
+   */
+  waitFor(h, j) {
+    this.stats.waits++;
+    for (let i = 0; i < 64; i++) {
+      const s = Atomics.load(h.states, j);
+      if (s !== READING) return s;
+    }
+    const until = performance.now() + WAIT_LIMIT_MS;
+    Atomics.store(h.ctrl, MAIN_WAITING, 1);
+    try {
+      for (;;) {
+        Atomics.wait(h.states, j, READING, 5);
+        const s = Atomics.load(h.states, j);
+        if (s !== READING || performance.now() > until) return s;
+      }
+    } finally {
+      Atomics.store(h.ctrl, MAIN_WAITING, 0);
+    }
+  }
+
+  /** The engine's call has ended: its hint's remaining reads are dropped. */
+  endCall() {
+    this.cancel();
+    this.callsEnded++;
+  }
+
+  /** End the worker (a later hint starts a new one). */
+  close() {
+    this.cancel();
+    this.spare = null;
+    const w = this.worker;
+    this.worker = null;
+    this.broken = false;
+    if (this.port) this.port.close();
+    this.port = null;
+    return w ? w.terminate().then(() => {}) : Promise.resolve();
+  }
+}
+
+/**
+ * The worker's side of one hint (prefetch-thread.js): claim the records in
+ * order and read each with fs.readFileWithin into its ring slot, staying
+ * at most slots records past the main thread, until the end of the list
+ * or the hint is cancelled.
+ * @param {{readFileWithin?: (within: any, path: any, buf: Uint8Array) => number}} fs
+ * @param {{sab: SharedArrayBuffer, list: Uint8Array, cap: number, slots: number, slotSize: number}} m
+ */
+export function readAhead(fs, m) {
+  const records = /** @type {Uint8Array[]} */ (parseHint(m.list));
+  const h = new Hint(m.sab, records, m.cap, m.slots, m.slotSize);
+  const { ctrl, states, results, ring } = h;
+  try {
+    for (let i = 0; i < records.length; i++) {
+      if (Atomics.load(ctrl, CANCEL) === 1) return;
+      let released = Atomics.load(ctrl, RELEASED);
+      if (i < released) i = released;
+      if (i >= records.length) return;
+      while (i >= released + h.slots) {
+        Atomics.store(ctrl, WORKER_WAITING, 1);
+        Atomics.wait(ctrl, RELEASED, released, 50);
+        Atomics.store(ctrl, WORKER_WAITING, 0);
+        if (Atomics.load(ctrl, CANCEL) === 1) return;
+        released = Atomics.load(ctrl, RELEASED);
+        if (i < released) i = released;
+      }
+      if (i >= records.length) return;
+      if (Atomics.compareExchange(states, i, UNCLAIMED, READING) !== UNCLAIMED) continue;
+      const p = records[i];
+      const at = (i % h.slots) * h.slotSize;
+      let result = REDO;
+      try {
+        if (typeof fs.readFileWithin === 'function') {
+          const n = fs.readFileWithin(p, p, ring.subarray(at, at + m.cap));
+          if (typeof n === 'number' && n >= 0) result = n;
+        }
+      } catch (e) {
+        const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
+        const k = typeof code === 'string' ? CODES.indexOf(code) : -1;
+        // Not EIO either: an unknown code maps to EIO in engine.js, but it
+        // may be the worker's own trouble (EMFILE): read it again inline.
+        if (k >= 0 && code !== 'EIO') result = -1 - k;
+      }
+      results[i] = result;
+      Atomics.store(states, i, DONE);
+      if (Atomics.load(ctrl, MAIN_WAITING) === 1) Atomics.notify(states, i);
+    }
+  } finally {
+    Atomics.store(ctrl, FINISHED, 1);
+  }
+}
+
+/** How long the worker waits on the bell for the next hint before it goes back to its event loop. */
+const IDLE_MS = 500;
+
+/**
+ * The worker's loop from a hint message on: read it ahead, then wait on
+ * the bell for the next one and take it from the port directly
+ * (receiveMessageOnPort), for IDLE_MS after the last: the hints of one
+ * discovery (one per skills root) and of calls in a row then start in
+ * microseconds, where a message through the event loop took milliseconds.
+ * Blocking in Atomics.wait keeps no process alive: the runtimes end a
+ * worker waiting there when the process exits.
+ * @param {Parameters<typeof readAhead>[0]} fs
+ * @param {{port: import('node:worker_threads').MessagePort, bell: Int32Array,
+ *   receiveMessageOnPort: typeof import('node:worker_threads').receiveMessageOnPort}} io
+ * @param {Parameters<typeof readAhead>[1]} first
+ */
+export function readAheadLoop(fs, io, first) {
+  readAhead(fs, first);
+  for (;;) {
+    const rung = Atomics.load(io.bell, 0);
+    const next = io.receiveMessageOnPort(io.port);
+    if (next) {
+      readAhead(fs, next.message);
+      continue;
+    }
+    if (Atomics.wait(io.bell, 0, rung, IDLE_MS) === 'timed-out') return;
+  }
+}

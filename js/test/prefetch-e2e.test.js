@@ -1,0 +1,135 @@
+// The read-ahead of SKILL.md files through discover() (src/prefetch.js,
+// wasm/ABI.md#prefetch_within; issue 13): over the runtime's default
+// filesystem the engine's hints are read ahead on a worker, and every
+// answer is byte for byte the one a discovery without it gives (the
+// conformance corpus and a generated workspace); a caller's filesystem and
+// a watch never read ahead; the worker never keeps a process alive.
+// Runs under node --test, deno test and bun test.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createSkilldex, createNodeFS } from '../index.js';
+import { tuning } from '../src/prefetch.js';
+import { loadCorpus, writeTree } from './corpus.js';
+import { generate } from '../bench/workspace.mjs';
+
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-prefetch-e2e-')));
+const ws = generate(300);
+after(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.rmSync(ws.dir, { recursive: true, force: true });
+});
+
+const ctx = { cwd: ws.cwd, home: ws.home, options: ws.options };
+
+/**
+ * Call f until the engine's read-ahead has served a read (the worker boots
+ * while the first hints are read inline; a loaded machine may keep it from
+ * a core for a while), at most rounds times.
+ * @param {import('../index.js').Skilldex} sk @param {() => Promise<void>} f
+ */
+async function untilServed(sk, f, rounds = 60) {
+  for (let i = 0; i < rounds && sk.stats().prefetchedReads === 0; i++) {
+    await f();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.ok(sk.stats().prefetchedReads > 0, 'the read-ahead never served a read');
+}
+
+test('discover over the default filesystem reads ahead and answers byte for byte as a discovery without it', async () => {
+  const ahead = createSkilldex(ctx);
+  const inline = createSkilldex({ fs: createNodeFS(fs), ...ctx });
+  try {
+    const want = JSON.stringify(await inline.discover());
+    assert.ok(JSON.parse(want).skills.length > 200);
+    await untilServed(ahead, async () => assert.equal(JSON.stringify(await ahead.discover()), want));
+    for (let i = 0; i < 5; i++) assert.equal(JSON.stringify(await ahead.discover()), want);
+    assert.equal(inline.stats().prefetchedReads, 0, 'a caller\'s filesystem is never read ahead');
+  } finally {
+    await ahead.close();
+    await inline.close();
+  }
+});
+
+// The corpus with every hint read ahead (one record is enough here): the
+// tree under a temporary directory, the request's paths moved there, the
+// reply of the default filesystem with the read-ahead against that of the
+// same filesystem passed as a caller's object (no read-ahead). Cases with
+// injected faults need a wrapped filesystem, which never reads ahead.
+test('the conformance corpus answers the same with and without the read-ahead (S42, S44)', async () => {
+  const saved = tuning.minRecords;
+  tuning.minRecords = 1;
+  const ahead = createSkilldex();
+  const inline = createSkilldex({ fs: createNodeFS(fs) });
+  try {
+    await untilServed(ahead, () => ahead.discover(ctx).then(() => {}));
+    const before = ahead.stats().prefetchedReads;
+    let cases = 0;
+    for (const c of loadCorpus()) {
+      if (c.faults.length) continue;
+      const root = path.join(tmp, c.name);
+      fs.mkdirSync(root);
+      writeTree(c, root);
+      let request;
+      try {
+        request = JSON.parse(c.request.toString('utf8'));
+      } catch {
+        continue; // a malformed request reads nothing
+      }
+      if (request === null || typeof request !== 'object') continue;
+      const at = (/** @type {unknown} */ p) => (typeof p === 'string' && p.startsWith('/') ? root + p : p);
+      for (const k of ['cwd', 'home', 'dir']) if (k in request) request[k] = at(request[k]);
+      if (Array.isArray(request.paths)) request.paths = request.paths.map(at);
+      if (Array.isArray(request.options?.customDirectories)) request.options.customDirectories = request.options.customDirectories.map(at);
+      const text = JSON.stringify(request);
+      assert.equal(await ahead.call(text), await inline.call(text), c.name);
+      cases++;
+    }
+    assert.ok(cases > 200, `only ${cases} cases ran`);
+    assert.ok(ahead.stats().prefetchedReads > before, 'no corpus read was served by the read-ahead');
+  } finally {
+    tuning.minRecords = saved;
+    await ahead.close();
+    await inline.close();
+  }
+});
+
+test('a watch reads through its recording filesystem, never ahead', async () => {
+  const sk = createSkilldex(ctx);
+  try {
+    await untilServed(sk, () => sk.discover().then(() => {}));
+    const w = sk.watch(ctx, () => {}, { persistent: false });
+    try {
+      await w.ready;
+      const served = sk.stats().prefetchedReads;
+      for (let i = 0; i < 3; i++) await sk.discover();
+      assert.equal(sk.stats().prefetchedReads, served);
+    } finally {
+      await w.close();
+    }
+  } finally {
+    await sk.close();
+  }
+});
+
+test('a process that discovers with the read-ahead exits by itself', () => {
+  const script = `
+    import { createSkilldex } from ${JSON.stringify(new URL('../index.js', import.meta.url).href)};
+    const sk = createSkilldex(${JSON.stringify(ctx)});
+    for (let i = 0; i < 60 && sk.stats().prefetchedReads === 0; i++) {
+      await sk.discover();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    console.log('served', sk.stats().prefetchedReads);
+  `;
+  const exe = globalThis.Deno ? [globalThis.Deno.execPath(), 'eval', script] : [process.execPath, '--input-type=module', '-e', script];
+  // Not a speed limit: a process its worker held open would never exit.
+  const r = spawnSync(exe[0], exe.slice(1), { encoding: 'utf8', timeout: 120000 });
+  assert.equal(r.signal, null, `the process did not exit by itself: ${r.stdout} ${r.stderr}`);
+  assert.equal(r.status, 0, `${r.error ?? ''} ${r.stderr}`);
+  assert.match(r.stdout, /^served [1-9]\d*$/m);
+});

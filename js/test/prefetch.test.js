@@ -1,0 +1,243 @@
+// The read-ahead of SKILL.md files (src/prefetch.js, issue 13): a worker
+// thread answers read_file_within only with what the default filesystem's
+// own readFileWithin answered for exactly the same (path, path, buf_cap),
+// errors included (SPEC S44's check runs in the worker as inline). These
+// tests drive the Prefetcher with hand-built hint lists
+// (wasm/ABI.md#prefetch_within); prefetch-e2e.test.js drives it through
+// discover(). Runs under node --test, deno test and bun test.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { defaultFileSystem, workerThreads } from '#platform';
+import { Prefetcher, parseHint, CODES } from '../src/prefetch.js';
+import { hintList } from './prefetch-list.js';
+
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-prefetch-')));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const enc = new TextEncoder();
+
+/**
+ * A root of count skill folders whose SKILL.md files are of every kind a
+ * read can meet: short, longer than the cap, exactly the cap, empty,
+ * missing, a directory, a link inside, a link outside (EXDEV), a name
+ * that is not UTF-8.
+ * @param {string} name @param {number} count
+ */
+function makeRoot(name, count) {
+  const root = path.join(tmp, name);
+  fs.mkdirSync(path.join(root, 'skills'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'outside.md'), '---\ndescription: OUTSIDE\n---\n');
+  const skills = path.join(root, 'skills');
+  /** @type {(string | Uint8Array)[]} the SKILL.md paths, each read against itself */
+  const records = [];
+  for (let i = 0; i < count; i++) {
+    const dir = path.join(skills, `s${i}`);
+    fs.mkdirSync(dir);
+    const file = path.join(dir, 'SKILL.md');
+    switch (i % 9) {
+      case 0: fs.writeFileSync(file, `---\ndescription: ${'long '.repeat(1200)}\n---\n`); break; // > 4096
+      case 1: fs.writeFileSync(file, 'x'.repeat(4096)); break; // exactly the cap
+      case 2: fs.writeFileSync(file, ''); break;
+      case 3: break; // missing: ENOENT
+      case 4: fs.mkdirSync(file); break; // EISDIR
+      case 5: fs.symlinkSync(path.join(root, 'outside.md'), file); break; // EXDEV (S44)
+      case 6: fs.writeFileSync(path.join(dir, 'real.md'), `---\ndescription: linked ${i}\n---\n`); fs.symlinkSync('real.md', file); break;
+      default: fs.writeFileSync(file, `---\nname: s${i}\ndescription: skill ${i}\n---\nbody ${i}\n`);
+    }
+    records.push(file);
+  }
+  // A folder whose name is not UTF-8 (bytes travel as they are).
+  const odd = Buffer.concat([Buffer.from(skills + '/'), Buffer.from([0x6f, 0xff, 0x64])]);
+  fs.mkdirSync(odd);
+  fs.writeFileSync(Buffer.concat([odd, Buffer.from('/SKILL.md')]), '---\ndescription: odd\n---\n');
+  records.push(new Uint8Array(Buffer.concat([odd, Buffer.from('/SKILL.md')])));
+  return { root, skills, records };
+}
+
+/** What fn did: {n, bytes} or {code}. @param {(buf: Uint8Array) => number} fn @param {number} cap */
+function outcome(fn, cap) {
+  const buf = new Uint8Array(cap);
+  try {
+    const n = fn(buf);
+    return { n, bytes: Buffer.from(buf.subarray(0, Math.max(0, Math.min(n, cap)))).toString('latin1') };
+  } catch (e) {
+    return { code: /** @type {any} */ (e).code };
+  }
+}
+
+/** Wait until cond() holds (the worker boots in tens of milliseconds, more on a loaded machine). */
+async function until(/** @type {() => boolean} */ cond, what = 'the worker', ms = 30000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`${what} did not get there in ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Whether the worker has read every record of the current hint. @param {Prefetcher} pf */
+const allRead = (pf) => pf.current !== null && pf.current.states.every((s) => s === 2);
+
+const bytesOf = (/** @type {string | Uint8Array} */ s) => (typeof s === 'string' ? enc.encode(s) : s);
+
+test('every read the worker made answers exactly as the filesystem does inline (S44 included)', async () => {
+  const fsys = /** @type {any} */ (defaultFileSystem());
+  const { records } = makeRoot('same', 60);
+  const pf = new Prefetcher(workerThreads, { startAfterCalls: 0 });
+  try {
+    pf.hint(hintList(records), 4096);
+    await until(() => allRead(pf));
+    const codes = new Set();
+    for (const r of records) {
+      const p = bytesOf(r);
+      const got = outcome((buf) => {
+        const n = pf.take(p.slice(), p, buf);
+        assert.notEqual(n, -1, `${r}: not served by the worker`);
+        return n;
+      }, 4096);
+      const want = outcome((buf) => fsys.readFileWithin(p, p, buf), 4096);
+      assert.deepEqual(got, want, String(r));
+      if (want.code) codes.add(want.code);
+    }
+    // The list covered the errors, and every read was served.
+    assert.deepEqual([...codes].sort(), ['EISDIR', 'ENOENT', 'EXDEV']);
+    assert.equal(pf.stats.served, records.length);
+    assert.equal(pf.stats.inline, 0);
+  } finally {
+    await pf.close();
+  }
+});
+
+test('only a read of exactly a listed (path, path, buf_cap), at or after the cursor, is served', async () => {
+  const { records, skills } = makeRoot('exact', 48);
+  const pf = new Prefetcher(workerThreads, { startAfterCalls: 0 });
+  try {
+    pf.hint(hintList(records), 4096);
+    await until(() => allRead(pf));
+    // Whether the worker's read answered (a size, or an error thrown with its code).
+    const served = (/** @type {number} */ i, cap = 4096, within = records[i], p = bytesOf(records[i])) => {
+      try {
+        return pf.take(bytesOf(within), p, new Uint8Array(cap)) !== -1;
+      } catch (e) {
+        return typeof (/** @type {any} */ (e).code) === 'string';
+      }
+    };
+    assert.equal(served(10, 4095), false, 'another cap');
+    assert.equal(served(10, 4096, skills), false, 'another within');
+    assert.equal(served(10, 4096, `${records[10]}x`, enc.encode(`${records[10]}x`)), false, 'a path not listed');
+    assert.equal(served(10), true, 'the record at the cursor');
+    assert.equal(served(20), true, 'a record further on (the ones between are skipped)');
+    assert.equal(served(15), false, 'a record behind the cursor');
+    assert.equal(served(21), true, 'the next record (a missing file: ENOENT)');
+    assert.equal(pf.stats.served, 3);
+  } finally {
+    await pf.close();
+  }
+});
+
+test('a new hint supersedes the last, the end of a call drops it, a small one is not read ahead', async () => {
+  const a = makeRoot('supersede-a', 40).records;
+  const b = makeRoot('supersede-b', 40).records;
+  const pf = new Prefetcher(workerThreads, { startAfterCalls: 0 });
+  try {
+    pf.hint(hintList(a), 4096);
+    await until(() => allRead(pf));
+    pf.hint(hintList(b), 4096);
+    const take = (/** @type {typeof a} */ rs, /** @type {number} */ i) => pf.take(bytesOf(rs[i]), bytesOf(rs[i]), new Uint8Array(4096));
+    assert.equal(take(a, 7), -1, 'a record of the superseded hint');
+    await until(() => allRead(pf));
+    assert.ok(take(b, 7) >= 0);
+    pf.endCall();
+    assert.equal(take(b, 8), -1, 'after the call ended');
+    pf.hint(hintList(b.slice(0, 31)), 4096);
+    assert.equal(pf.current, null, 'a hint of 31 records');
+    assert.equal(take(b, 0), -1);
+    pf.hint(hintList(b), (64 << 10) + 1);
+    assert.equal(pf.current, null, 'a hint of reads over 64 KiB');
+  } finally {
+    await pf.close();
+  }
+});
+
+test('no worker starts before the engine\'s first call has ended (a one-shot process never pays for one)', async () => {
+  const { records } = makeRoot('first-call', 40);
+  let started = 0;
+  const pf = new Prefetcher(() => {
+    started++;
+    return workerThreads();
+  });
+  try {
+    pf.hint(hintList(records), 4096);
+    assert.equal(pf.current, null);
+    assert.equal(started, 0, 'node:worker_threads was loaded during the first call');
+    pf.endCall();
+    pf.hint(hintList(records), 4096);
+    assert.equal(started, 1);
+    await until(() => allRead(pf));
+    assert.ok(pf.take(enc.encode(String(records[1])), enc.encode(String(records[1])), new Uint8Array(4096)) >= 0);
+  } finally {
+    await pf.close();
+  }
+});
+
+test('a record the worker has not claimed is taken and read inline by the caller', () => {
+  const { records } = makeRoot('unclaimed', 40);
+  // A worker that never reads: every record stays unclaimed.
+  const port = { unref() {}, postMessage() {}, close() {} };
+  const idle = () => ({ Worker: class { unref() {} on() {} terminate() { return Promise.resolve(0); } }, MessageChannel: class { port1 = port; port2 = port; } });
+  const pf = new Prefetcher(/** @type {any} */ (idle), { startAfterCalls: 0 });
+  pf.hint(hintList(records), 4096);
+  const h = /** @type {NonNullable<typeof pf.current>} */ (pf.current);
+  assert.equal(pf.take(bytesOf(records[0]), bytesOf(records[0]), new Uint8Array(4096)), -1);
+  assert.equal(h.states[0], 3, 'taken by the main thread: the worker will not read it');
+  assert.equal(Atomics.load(h.ctrl, 1), 1, 'released up to it');
+  assert.equal(pf.stats.inline, 1);
+});
+
+test('hint lists are parsed exactly, and one cut short is refused', () => {
+  const paths = ['/w/a/SKILL.md', '', new Uint8Array([0xff, 0x2f, 0x80])];
+  const list = hintList(paths);
+  const got = /** @type {Uint8Array[]} */ (parseHint(list));
+  assert.deepEqual(got.map((p) => Buffer.from(p).toString('latin1')), ['/w/a/SKILL.md', '', '\xff/\x80']);
+  assert.deepEqual(parseHint(new Uint8Array(0)), []);
+  for (let n = 1; n < list.length; n++) {
+    const r = parseHint(list.subarray(0, n));
+    if (list[n - 1] === 0) assert.equal(r?.length, list.subarray(0, n).filter((b) => b === 0).length, `cut at ${n}`);
+    else assert.equal(r, null, `cut at ${n}`);
+  }
+  assert.ok(CODES.includes('EXDEV'));
+});
+
+test('the worker never keeps a process alive, even while it waits for the caller', () => {
+  const records = makeRoot('alive', 40).records.slice(0, 40); // paths as text
+  const script = `
+    import * as workerThreads from 'node:worker_threads';
+    import { Prefetcher } from ${JSON.stringify(new URL('../src/prefetch.js', import.meta.url).href)};
+    import { hintList } from ${JSON.stringify(new URL('./prefetch-list.js', import.meta.url).href)};
+    const records = ${JSON.stringify(records)};
+    const pf = new Prefetcher(() => workerThreads, { startAfterCalls: 0 });
+    pf.hint(hintList(records), 4096);
+    const end = Date.now() + 20000;
+    while (!pf.current.states.every((s) => s === 2)) {
+      if (Date.now() > end) throw new Error('the worker read nothing');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const enc = new TextEncoder();
+    console.log('served', pf.take(enc.encode(records[8]), enc.encode(records[8]), new Uint8Array(4096)));
+    // The worker fills the ring and waits for a caller that never comes.
+    pf.hint(hintList(Array.from({ length: 1200 }, (_, i) => records[i % 40])), 4096);
+    while (Atomics.load(pf.current.ctrl, 2) !== 1) await new Promise((r) => setTimeout(r, 5));
+    console.log('waiting');
+  `;
+  const exe = globalThis.Deno ? [globalThis.Deno.execPath(), 'eval', script] : [process.execPath, '--input-type=module', '-e', script];
+  // Not a speed limit: a process held open by its worker would never exit.
+  const r = spawnSync(exe[0], exe.slice(1), { encoding: 'utf8', timeout: 60000 });
+  assert.equal(r.signal, null, `the process did not exit by itself: ${r.stdout} ${r.stderr}`);
+  assert.equal(r.status, 0, `${r.error ?? ''} ${r.stderr}`);
+  assert.match(r.stdout, /^served \d+$/m, 'the worker served the read');
+  assert.match(r.stdout, /^waiting$/m, 'the worker waited for the caller');
+});
