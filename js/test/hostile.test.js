@@ -134,61 +134,35 @@ test('resolve during a link-swapping race never returns outside bytes (S44)', as
   console.log(`# race: ${calls} resolves, ${served} served`);
 });
 
-// The same race on discovery (issue 13): a plain SKILL.md is read against
-// its exact realpath without an lstat first (core/scan.go), so a SKILL.md
-// swapped for a link to an outside file must never load the outside text.
-test('discover during a SKILL.md link-swapping race never loads outside bytes (S44)', async () => {
+/**
+ * Discover over and over while startSwapper swaps one of count SKILL.md
+ * files (all alike) for a link to an outside file, asserting that no call
+ * loads the outside text. With untilPrefetched it goes on past the time
+ * until the read-ahead has served a read. The Skilldex is closed after.
+ * @param {string} name @param {number} count @param {{untilPrefetched?: boolean}} [opts]
+ */
+async function discoverDuringSwaps(name, count, opts = {}) {
   const { createSkilldex } = await import('../index.js');
-  const dir = path.join(root, 'race-discover');
-  const skill = path.join(dir, 'home/.claude/skills/x');
-  fs.mkdirSync(skill, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'inside.md'), '---\ndescription: inside\n---\n');
-  fs.writeFileSync(path.join(dir, 'outside.md'), '---\ndescription: OUTSIDE\n---\n');
-  fs.copyFileSync(path.join(dir, 'inside.md'), path.join(skill, 'SKILL.md'));
-  const seconds = Number(process.env.SKILLDEX_RACE_SECONDS || 2);
-  const sx = createSkilldex();
-  const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
-  await sx.discover(ctx);
-  const swapper = await startSwapper(path.join(skill, 'SKILL.md'), path.join(dir, 'inside.md'), path.join(dir, 'outside.md'), seconds);
-  const end = Date.now() + seconds * 1000;
-  let calls = 0, loaded = 0;
-  try {
-    while (Date.now() < end) {
-      calls++;
-      const r = await sx.discover(ctx);
-      loaded += r.skills.length;
-      for (const s of r.skills) assert.notEqual(s.description, 'OUTSIDE', `call ${calls} loaded the outside file`);
-    }
-  } finally {
-    await swapper.stop();
-  }
-  console.log(`# discover race: ${calls} calls, ${loaded} loads`);
-});
-
-// The same race with the read-ahead of src/prefetch.js (issue 13): a root
-// of 40 skills (a hint the worker reads ahead), one SKILL.md swapped. The
-// worker runs the same check on the file it opens, so no outside text is
-// loaded, through the worker or inline.
-test('discover with the read-ahead during a SKILL.md link-swapping race never loads outside bytes (S44)', async () => {
-  const { createSkilldex } = await import('../index.js');
-  const dir = path.join(root, 'race-prefetch');
+  const dir = path.join(root, name);
   const skills = path.join(dir, 'home/.claude/skills');
+  const inside = path.join(dir, 'inside.md');
+  const outside = path.join(dir, 'outside.md');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'inside.md'), '---\ndescription: inside\n---\n');
-  fs.writeFileSync(path.join(dir, 'outside.md'), '---\ndescription: OUTSIDE\n---\n');
-  for (let i = 0; i < 40; i++) {
+  fs.writeFileSync(inside, '---\ndescription: inside\n---\n');
+  fs.writeFileSync(outside, '---\ndescription: OUTSIDE\n---\n');
+  for (let i = 0; i < count; i++) {
     fs.mkdirSync(path.join(skills, `x${i}`), { recursive: true });
-    fs.copyFileSync(path.join(dir, 'inside.md'), path.join(skills, `x${i}`, 'SKILL.md'));
+    fs.copyFileSync(inside, path.join(skills, `x${i}`, 'SKILL.md'));
   }
   const seconds = Number(process.env.SKILLDEX_RACE_SECONDS || 2);
   const sx = createSkilldex();
   const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
   await sx.discover(ctx);
-  const swapper = await startSwapper(path.join(skills, 'x20/SKILL.md'), path.join(dir, 'inside.md'), path.join(dir, 'outside.md'), seconds);
+  const swapper = await startSwapper(path.join(skills, `x${count >> 1}`, 'SKILL.md'), inside, outside, seconds);
   const end = Date.now() + seconds * 1000;
   let calls = 0, loaded = 0;
   try {
-    while (Date.now() < end || (sx.stats().prefetchedReads === 0 && calls < 2000)) {
+    while (Date.now() < end || (opts.untilPrefetched && sx.stats().prefetchedReads === 0 && calls < 2000)) {
       calls++;
       const r = await sx.discover(ctx);
       loaded += r.skills.length;
@@ -198,6 +172,23 @@ test('discover with the read-ahead during a SKILL.md link-swapping race never lo
     await swapper.stop();
     await sx.close();
   }
-  assert.ok(sx.stats().prefetchedReads > 0, 'the read-ahead served no read: the race did not test it');
-  console.log(`# discover race with the read-ahead: ${calls} calls, ${loaded} loads, ${sx.stats().prefetchedReads} reads served ahead`);
+  return { calls, loaded, served: sx.stats().prefetchedReads };
+}
+
+// The same race on discovery (issue 13): a plain SKILL.md is read against
+// its exact realpath without an lstat first (core/scan.go), so a SKILL.md
+// swapped for a link to an outside file must never load the outside text.
+test('discover during a SKILL.md link-swapping race never loads outside bytes (S44)', async () => {
+  const { calls, loaded } = await discoverDuringSwaps('race-discover', 1);
+  console.log(`# discover race: ${calls} calls, ${loaded} loads`);
+});
+
+// The same race with the read-ahead of src/prefetch.js (issue 13): a root
+// of 40 skills (a hint the worker reads ahead), one SKILL.md swapped. The
+// worker runs the same check on the file it opens, so no outside text is
+// loaded, through the worker or inline.
+test('discover with the read-ahead during a SKILL.md link-swapping race never loads outside bytes (S44)', async () => {
+  const { calls, loaded, served } = await discoverDuringSwaps('race-prefetch', 40, { untilPrefetched: true });
+  assert.ok(served > 0, 'the read-ahead served no read: the race did not test it');
+  console.log(`# discover race with the read-ahead: ${calls} calls, ${loaded} loads, ${served} reads served ahead`);
 });
