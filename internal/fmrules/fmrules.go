@@ -181,28 +181,21 @@ func resolveNumeric(tag, in string) (rtag string, f float64, b bool, unsigned bo
 			return TagFloat, f, false, false
 		}
 	}
-	if rest, ok := strings.CutPrefix(plain, "0b"); ok {
-		if i, err := strconv.ParseInt(rest, 2, 64); err == nil {
-			return TagInt, float64(i), false, false
-		}
-		if u, err := strconv.ParseUint(rest, 2, 64); err == nil {
-			return TagInt, float64(u), false, true
-		}
-	} else if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
-		if i, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
-			return TagInt, float64(i), false, false
-		}
-	}
-	if rest, ok := strings.CutPrefix(plain, "0o"); ok {
-		if i, err := strconv.ParseInt(rest, 8, 64); err == nil {
-			return TagInt, float64(i), false, false
-		}
-		if u, err := strconv.ParseUint(rest, 8, 64); err == nil {
-			return TagInt, float64(u), false, true
-		}
-	} else if rest, ok := strings.CutPrefix(plain, "-0o"); ok {
-		if i, err := strconv.ParseInt("-"+rest, 8, 64); err == nil {
-			return TagInt, float64(i), false, false
+	for _, r := range [...]struct {
+		prefix, negative string
+		base             int
+	}{{"0b", "-0b", 2}, {"0o", "-0o", 8}} {
+		if rest, ok := strings.CutPrefix(plain, r.prefix); ok {
+			if i, err := strconv.ParseInt(rest, r.base, 64); err == nil {
+				return TagInt, float64(i), false, false
+			}
+			if u, err := strconv.ParseUint(rest, r.base, 64); err == nil {
+				return TagInt, float64(u), false, true
+			}
+		} else if rest, ok := strings.CutPrefix(plain, r.negative); ok {
+			if i, err := strconv.ParseInt("-"+rest, r.base, 64); err == nil {
+				return TagInt, float64(i), false, false
+			}
 		}
 	}
 	return TagStr, 0, false, false
