@@ -97,7 +97,7 @@ func scanItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancest
 		spec.scope = scopeOf(spec.root, spec.level, home, repo, ancestors)
 	}
 	r.spec, r.out = item.spec, scanRoot(fsys, spec)
-	return scannedRoot(len(r.out.skills))
+	return len(r.out.skills)
 }
 
 // scanCustom scans one customDirectories entry (S26) into r and returns
@@ -108,16 +108,7 @@ func scanCustom(fsys FS, r *scanned, dir, cwd, home string) int {
 	r.spec = scanSpec{root: customRoot(dir, cwd, home), provider: "custom", providerName: "Custom", level: "user",
 		requireDescription: true, scope: home}
 	r.out = scanRoot(fsys, r.spec)
-	return scannedRoot(len(r.out.skills))
-}
-
-// scannedRoot runs [rootScanned] after a root that held skills (a root
-// without skills allocated little) and returns n.
-func scannedRoot(n int) int {
-	if rootScanned != nil && n > 0 {
-		rootScanned()
-	}
-	return n
+	return len(r.out.skills)
 }
 
 // take passes one scanned root's warnings and skills through the filters
@@ -181,18 +172,6 @@ func sortShadowed(list []Shadowed) {
 		return compareS15(a.Name, a.FilePath, b.Name, b.FilePath)
 	})
 }
-
-// rootScanned, when set, runs after each skills root a discovery scans
-// that held a skill ([UseRootScanned]).
-var rootScanned func()
-
-// UseRootScanned makes f run after each skills root a discovery scans that
-// held a skill (most roots of a context do not exist; a collection's check
-// costs the module a stop of the world, issue 13). The
-// wasm module collects garbage there when a discovery has allocated a lot:
-// within one of its calls the Go runtime completes no collection of its
-// own, so a 10,000-skill discovery otherwise holds all it ever allocated.
-func UseRootScanned(f func()) { rootScanned = f }
 
 // ScanDir scans one skills directory on its own (SPEC S28): section 3 with
 // requireDescription, no filters, no dedupe. source is "<provider>:<level>";

@@ -120,7 +120,6 @@ func main() {}
 
 func init() {
 	core.UseFrontmatterParser(parseFrontmatter)
-	core.UseRootScanned(collectDuringScan)
 	reserveStack(stackReserve)
 }
 
@@ -144,7 +143,8 @@ func reserveStack(n int) byte {
 	return frame[(n+1)%len(frame)]
 }
 
-// collectPending is set by a call that saw readGate of traffic: the next
+// collectPending is set by a call that saw readGate of traffic or turned
+// the paced collector off (largeCall): the next
 // call begins by reading how much it allocated (since pendingBefore) and
 // collects the garbage if that is over gcAfter (collectBefore). Deferred to
 // the next call rather than done at the end of this one: the heap a call
@@ -157,71 +157,66 @@ var (
 	pendingBefore  uint64
 )
 
-// collectBefore runs the collection a previous call left pending, and
-// runs the call that follows it with the collector held back (holdGC).
+// collectBefore runs the collection a previous call left pending.
 func collectBefore() {
 	collectPending = false
 	if reading()-pendingBefore > gcAfter {
 		runtime.GC()
 		reading()
 	}
-	holdGC(true)
-}
-
-// gcPercentHeld is GOGC for a call that follows one which saw readGate of
-// traffic: usually the next of a series of discoveries. At Go's default
-// (100) the collector starts a cycle once the heap has doubled since the
-// last collection (4 MiB at least), which a 1,000-skill discovery reaches
-// halfway; in a reactor nothing runs that cycle to its end within the call,
-// so the rest of the call paid its write barriers and mark assists: 15% of
-// the engine's time in a warm discovery (issue 13, js/bench/abreplay.mjs,
-// Node and Deno). At 400 such a call runs without a cycle (its heap may
-// reach five times the live heap, 16 MiB at least, before one starts), and
-// the module's own collections (collectBefore, collectDuringScan) still
-// keep the heap near the live size, as measured: 10,000 skills take the
-// same linear memory. A call that saw little traffic puts the default
-// back, so an instance that answers small calls keeps the smaller heap.
-const gcPercentHeld = 400
-
-// gcHeld is whether GOGC is gcPercentHeld.
-var gcHeld bool
-
-// holdGC sets GOGC to gcPercentHeld (hold) or Go's default, when it is not
-// already. debug.SetGCPercent stops the world, a few microseconds in a
-// single-threaded reactor, and runs only on the calls around a large one:
-// never on an instance's first call.
-func holdGC(hold bool) {
-	if gcHeld == hold {
-		return
-	}
-	gcHeld = hold
-	if hold {
-		debug.SetGCPercent(gcPercentHeld)
-	} else {
-		debug.SetGCPercent(100)
-	}
 }
 
 // collectAt is allocated() when the running call began or last collected.
 var collectAt uint64
 
-// collectEvery is how much a discovery may allocate between collections
-// of its own (collectDuringScan). 8 MiB: at 10, with gcPercentHeld,
-// 10,000-skill discoveries grew linear memory by 1.5 MiB over 100 calls;
-// at 8 by 0.8, as they did before it.
-const collectEvery = 8 << 20
+// collectEvery is how much a large call may allocate between collections
+// of its own (collectInCall).
+const collectEvery = 10 << 20
 
-// collectDuringScan runs a collection between two skills roots once the
-// call has allocated collectEvery since the last. In a reactor the Go
-// runtime completes no collection within a call (nothing else gets
-// scheduled), so a large discovery's garbage (the text of every
+// pacingOff is set while the Go runtime's paced collector is off: from
+// the moment a call has moved largeGate of data (largeCall) until the next
+// call begins.
+var pacingOff bool
+
+// largeCall runs once a call has moved largeGate of data through the host
+// filesystem (hostfs.FS.OnTraffic), and again after each readGate more.
+// The first time, it turns the runtime's paced collector off for the rest
+// of the call: in a reactor a cycle the runtime starts inside a call does
+// not finish there (its background workers never get scheduled) but turns
+// on write barriers and mark assists for the rest of it. The first
+// 1,000-skill discovery of a fresh instance started one: V8 compiled the
+// collector and the scheduler for it (141 functions, 146 KB of code, a
+// fifth of what that call compiles), and warm discoveries ran about 11%
+// slower with one (js/bench/abreplay.mjs; issues 10, 13). From then on the
+// call's garbage is the module's own business: collectInCall within it,
+// collectBefore at the start of the next, which also turns the paced
+// collector back on for the small calls, whose garbage only it collects.
+func largeCall() {
+	if pacingOff {
+		collectInCall()
+	} else {
+		debug.SetGCPercent(-1)
+		pacingOff = true
+	}
+	armLargeCall(readGate)
+}
+
+// armLargeCall makes largeCall run after gate more of traffic.
+func armLargeCall(gate uint64) { fsys.OnTraffic(fsys.Traffic()+gate, largeCall) }
+
+// largeGate is the traffic after which a call is a large one (largeCall):
+// early enough that the first discovery of a fresh instance, whose heap
+// starts near the paced collector's first goal (4 MiB), turns it off
+// before that starts a cycle; a 200-skill discovery moves about this much.
+const largeGate = 256 << 10
+
+// collectInCall runs a collection once the call has allocated collectEvery
+// since the last. In a reactor the Go runtime completes no collection
+// within a call, so a large discovery's garbage (the text of every
 // frontmatter it decoded, directory listings, per-root lists) stayed
 // beside the reply buffer: 10,000 skills took 36-38 MiB of linear memory
 // (issue 13). A workspace of a few thousand skills never reaches it.
-func collectDuringScan() {
-	if traffic()-lastTraffic < readGate {
-		return
-	}
+func collectInCall() {
 	if a := reading(); a-collectAt > collectEvery {
 		runtime.GC()
 		collectAt = reading()
@@ -309,6 +304,11 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	if collectPending {
 		collectBefore()
 	}
+	if pacingOff {
+		debug.SetGCPercent(100)
+		pacingOff = false
+	}
+	armLargeCall(largeGate)
 	// The last reading stands for the call's start: what was allocated
 	// since (by calls that stayed under readGate) counts as the call's own,
 	// which at worst brings a collection forward.
@@ -317,13 +317,12 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	exchanged += uint64(n)
 	response = run(response[:0], in)
 	exchanged += uint64(len(response))
+	fsys.OnTraffic(0, nil)
 	if cap(request) > keepBuffer {
 		request = nil
 	}
-	if traffic()-trafficBefore >= readGate {
+	if pacingOff || traffic()-trafficBefore >= readGate {
 		collectPending, pendingBefore = true, before
-	} else if gcHeld {
-		holdGC(false)
 	}
 	return pack(response)
 }

@@ -78,7 +78,10 @@ type FS struct {
 	outLen  uint32
 	outType uint32
 	traffic uint64 // see Traffic
-	hint    []byte // the last prefetch_within list, its memory reused
+	// trafficAt and onTraffic: see OnTraffic
+	trafficAt uint64
+	onTraffic func()
+	hint      []byte // the last prefetch_within list, its memory reused
 }
 
 // callTraffic is what [FS.Traffic] counts for one import call besides the
@@ -96,6 +99,29 @@ func (f *FS) Traffic() uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.traffic
+}
+
+// OnTraffic makes fn run once, after the import call that brings
+// [FS.Traffic] to at or beyond it; a nil fn cancels. fn runs with f
+// unlocked, so it may use f (and arm the next OnTraffic). The module uses
+// it to change how it collects garbage once a call has moved a lot of data
+// (wasm/main.go).
+func (f *FS) OnTraffic(at uint64, fn func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.trafficAt, f.onTraffic = at, fn
+}
+
+// unlock unlocks f, then runs the OnTraffic function if its time has come.
+func (f *FS) unlock() {
+	fn := f.onTraffic
+	if fn == nil || f.traffic < f.trafficAt {
+		f.mu.Unlock()
+		return
+	}
+	f.onTraffic = nil
+	f.mu.Unlock()
+	fn()
 }
 
 // scratchSize is the initial scratch buffer: about 2000 directory entries.
@@ -174,7 +200,7 @@ func (f *FS) call5(op, path string, imp func(unsafe.Pointer, uint32, unsafe.Poin
 // ReadDir lists a directory; entries are typed with lstat semantics.
 func (f *FS) ReadDir(path string) ([]core.DirEntry, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	b, err := f.call5("readDir", path, hostReadDir)
 	if err != nil {
 		return nil, err
@@ -216,7 +242,7 @@ func (f *FS) ReadDir(path string) ([]core.DirEntry, error) {
 
 func (f *FS) stat(op, path string, imp func(unsafe.Pointer, uint32, *uint32) uint32) (core.FileType, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	f.outType = 0
 	f.traffic += callTraffic
 	if e := imp(strPtr(path), uint32(len(path)), &f.outType); e != abi.OK {
@@ -240,7 +266,7 @@ func (f *FS) Lstat(path string) (core.FileType, error) { return f.stat("lstat", 
 // Realpath returns the canonical form of path.
 func (f *FS) Realpath(path string) (string, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	b, err := f.call5("realpath", path, hostRealpath)
 	if err != nil {
 		return "", err
@@ -275,7 +301,7 @@ func (f *FS) readInto(path string, buf []byte) (n int, size uint32, complete boo
 // ReadFile returns the whole content of a file, in a slice the caller owns.
 func (f *FS) ReadFile(path string) ([]byte, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	if f.scratch == nil {
 		f.scratch = make([]byte, scratchSize)
 	}
@@ -310,7 +336,7 @@ func (f *FS) ReadFile(path string) ([]byte, error) {
 // caller's.
 func (f *FS) ReadFilePrefix(path string, n int) ([]byte, bool, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	if n < 0 {
 		n = 0
 	}
@@ -327,7 +353,7 @@ func (f *FS) ReadFilePrefix(path string, n int) ([]byte, bool, error) {
 // they are the whole file.
 func (f *FS) ReadFilePrefixInto(path string, buf []byte) (int, bool, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	m, _, complete, err := f.readInto(path, buf)
 	if err != nil {
 		return 0, false, err
@@ -341,7 +367,7 @@ func (f *FS) ReadFilePrefixInto(path string, buf []byte) (int, bool, error) {
 // (more than len(buf) when the file goes on).
 func (f *FS) ReadFileWithin(within, path string, buf []byte) (int, int64, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	f.outLen = 0
 	e := hostReadFileWithin(strPtr(within), uint32(len(within)), strPtr(path), uint32(len(path)), bufPtr(buf), uint32(len(buf)), &f.outLen)
 	f.traffic += callTraffic
@@ -367,5 +393,5 @@ func (f *FS) PrefetchWithin(paths []byte, cap int) {
 	f.mu.Lock()
 	hostPrefetchWithin(bufPtr(paths), uint32(len(paths)), uint32(cap))
 	f.traffic += callTraffic + uint64(len(paths))
-	f.mu.Unlock()
+	f.unlock()
 }
