@@ -555,7 +555,7 @@ export class Engine {
     let prefetcher = null;
     if (this.workerThreads && this.fs === this.prefetchFS) {
       const { Prefetcher } = await import('./prefetch.js');
-      prefetcher = this.prefetcher ??= new Prefetcher(this.workerThreads);
+      prefetcher = this.prefetcher ??= new Prefetcher(this.workerThreads, { fs: this.prefetchFS });
     }
     const host = hostImports(this.fs, mem, (path, text) => this.parseFrontmatter(path, text), this.sha256, prefetcher);
     /** @type {Record<string, Record<string, Function>>} */

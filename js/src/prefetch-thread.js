@@ -3,8 +3,9 @@
 // filesystem, read into the shared buffer of each hint the engine's thread
 // sends, one hint at a time.
 //
-// workerData: {port, bell}: the port hints come on ({sab, list, slots,
-// slotSize}, prefetch.js Prefetcher.hint) and the doorbell rung after each.
+// workerData: {port, bell}: the port hints come on ({sab, listAt, listLen,
+// cap, slots, slotSize}, prefetch.js Prefetcher.hint) and the doorbell rung
+// after each.
 // Nothing goes out: the results are in the shared buffers.
 //
 // The platform file is named here, not imported as #platform: Deno
@@ -19,4 +20,5 @@ import { readAheadLoop } from './prefetch.js';
 const platform = /** @type {any} */ (globalThis).Deno ? await import('./platform/deno.js') : await import('./platform/node.js');
 const fs = /** @type {import('../index.js').FileSystem} */ (platform.defaultFileSystem());
 const { port, bell } = /** @type {{port: import('node:worker_threads').MessagePort, bell: Int32Array}} */ (workerData);
-port.on('message', (m) => readAheadLoop(fs, { port, bell, receiveMessageOnPort }, m));
+const io = { port, bell, receiveMessageOnPort, received: 0 };
+port.on('message', (m) => readAheadLoop(fs, io, m));

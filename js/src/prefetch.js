@@ -37,20 +37,29 @@
 //
 // # Claiming work
 //
-// Each record has a state in shared memory: UNCLAIMED, READING (the worker
-// has it), DONE (its result is in its slot), TAKEN (the main thread reads
-// it inline). Both sides claim a record with compareExchange from
-// UNCLAIMED, so the main thread never waits for a read the worker has not
-// started: it waits only for one in progress. The two work from both ends:
-// the engine's thread reads from the first record on, inline, while the
-// worker reads from the last one back, until they meet. A read takes the
-// worker about as long as the engine's work on a skill plus its read takes
-// the engine's thread (20 us; measured: a worker reading in front of the
-// engine made it wait on two reads in three), so meeting in the middle
-// splits the reads by speed without measuring it. Only the last
-// ARENA_BYTES / buf_cap records have a slot (4096 of 4 KiB): the records
-// before them are the engine thread's. A new hint, and the end of the
-// engine's call, cancel the previous hint's remaining work.
+// Each record has a state in shared memory: UNCLAIMED, READING (being
+// read), DONE (its result is in its slot), TAKEN (the main thread reads it
+// inline). A record is claimed with compareExchange from UNCLAIMED, so no
+// read is made twice. The worker reads in the engine's order, from the
+// main thread's cursor on (CURSOR: the record after the last one it took;
+// the ones before are never asked for again), skipping what is claimed.
+// When the engine's thread needs a record:
+// - DONE: it takes the bytes from the slot;
+// - UNCLAIMED (the worker has not got there: a hint's first records): it
+//   reads it inline, and the worker goes on after it;
+// - READING (the worker is on it: the worker's reads, slowed by the engine
+//   thread's own, take longer than the engine's work on a skill): rather
+//   than wait, it reads the next unclaimed records into their slots, as
+//   the worker would, until the worker is done with it.
+// So both threads read all the time and the worker never sits idle: in a
+// warm 1,000-skill discovery under Deno the engine's thread makes about a
+// quarter of the reads. (The worker used to read from the last record back
+// while the engine's thread read from the first until they met: the
+// engine's thread then made 40-60% of the reads, and the worker sat idle
+// for the rest of the call; issue 13.) Records share ARENA_BYTES of slots
+// (4096 of 4 KiB) as a ring: record i's is slot i % slots, filled only
+// once the cursor has passed record i - slots. A new hint, and the end of
+// the engine's call, cancel the previous hint's remaining work.
 
 /**
  * minRecords: a hint with fewer records than this is not read ahead (the
@@ -68,6 +77,9 @@ const ARENA_BYTES = 16 << 20;
 /** How long the main thread waits for one read in progress before reading the file itself. */
 const WAIT_LIMIT_MS = 2000;
 
+/** How long the main thread spins on a read in progress (a read takes 10-30 us) before it sleeps. */
+const SPIN_MS = 0.2;
+
 // Record states (one Int32 each).
 const UNCLAIMED = 0;
 const READING = 1;
@@ -78,6 +90,7 @@ const TAKEN = 3;
 const CANCEL = 0; // 1: the hint is superseded; the worker stops
 const MAIN_WAITING = 3; // the main thread waits for a record's state
 const FINISHED = 4; // the worker has left this hint: its buffer may be reused
+const CURSOR = 5; // the main thread's cursor: it takes no record before it
 const CONTROL_WORDS = 8;
 
 /**
@@ -135,15 +148,18 @@ const keyOf = (b) => {
 };
 
 /**
- * The shared buffer's layout for count records and slots slots
- * of slotSize bytes.
- * @param {number} count @param {number} slots @param {number} slotSize
+ * The shared buffer's layout for count records, slots slots of slotSize
+ * bytes and a hint list of listLen bytes (the list travels in the shared
+ * buffer: a Uint8Array in the message took Deno 0.4-0.7 ms to deliver, a
+ * message of the buffer alone 50 us; issue 13).
+ * @param {number} count @param {number} slots @param {number} slotSize @param {number} [listLen]
  */
-export function layout(count, slots, slotSize) {
+export function layout(count, slots, slotSize, listLen = 0) {
   const states = CONTROL_WORDS * 4;
   const results = (states + count * 4 + 7) & ~7;
   const ring = results + count * 8;
-  return { states, results, ring, bytes: ring + slots * slotSize };
+  const list = ring + slots * slotSize;
+  return { states, results, ring, list, bytes: list + listLen };
 }
 
 /**
@@ -167,7 +183,7 @@ class Hint {
     this.states = new Int32Array(sab, at.states, count);
     this.results = new Float64Array(sab, at.results, count);
     this.ring = new Uint8Array(sab, at.ring, slots * slotSize);
-    this.cursor = 0; // the next record the main thread expects
+    this.cursor = 0; // the next record the main thread expects (CURSOR, shared)
     /** @type {Map<string, number> | null} records by path, built at the first read that is not at the cursor */
     this.byPath = null;
   }
@@ -180,10 +196,13 @@ export class Prefetcher {
   /**
    * @param {() => typeof import('node:worker_threads')} workerThreads loads node:worker_threads (Node, Deno and Bun all have
    *   it, and its Worker can be unref'd in all three)
-   * @param {{startAfterCalls?: number}} [opts] the engine's calls (endCall) after which a hint may start the worker
+   * @param {{startAfterCalls?: number, fs?: {readFileWithin?: (within: any, path: any, buf: Uint8Array) => number}}} [opts]
+   *   startAfterCalls: the engine's calls (endCall) after which a hint may start the worker; fs: the
+   *   default filesystem, which the main thread reads the next records ahead with while it waits for the worker
    */
   constructor(workerThreads, opts = {}) {
     this.workerThreads = workerThreads;
+    this.fs = opts.fs ?? null;
     this.startAfterCalls = opts.startAfterCalls ?? 1;
     this.callsEnded = 0;
     /** @type {import('node:worker_threads').Worker | null} */
@@ -199,7 +218,7 @@ export class Prefetcher {
     this.spare = null;
     /** @type {Int32Array | null} the spare buffer's control words */
     this.spareCtrl = null;
-    this.stats = { hints: 0, served: 0, inline: 0, waits: 0 };
+    this.stats = { hints: 0, served: 0, inline: 0, waits: 0, helped: 0 };
   }
 
   /** Start the worker, unless it runs (or could not be started). */
@@ -249,7 +268,8 @@ export class Prefetcher {
     if (!records) return;
     const slotSize = Math.max(8, (cap + 7) & ~7);
     const slots = Math.min(records.length, Math.max(1, Math.floor(ARENA_BYTES / slotSize)));
-    const need = layout(records.length, slots, slotSize).bytes;
+    const at = layout(records.length, slots, slotSize, list.length);
+    const need = at.bytes;
     const w = this.start();
     if (!w) return;
     let sab;
@@ -260,12 +280,13 @@ export class Prefetcher {
       sab = new SharedArrayBuffer(need);
     }
     this.spare = null;
+    new Uint8Array(sab, at.list, list.length).set(list);
     this.current = new Hint(sab, records, cap, slots, slotSize);
     this.stats.hints++;
     // Posted, then the bell rung: a worker waiting on the bell (it does,
     // for a while after each hint) takes the message at once, without going
     // back to its event loop (readAheadLoop).
-    /** @type {import('node:worker_threads').MessagePort} */ (this.port).postMessage({ sab, list, cap, slots, slotSize });
+    /** @type {import('node:worker_threads').MessagePort} */ (this.port).postMessage({ sab, listAt: at.list, listLen: list.length, cap, slots, slotSize });
     Atomics.add(this.bell, 0, 1);
     Atomics.notify(this.bell, 0);
   }
@@ -316,21 +337,22 @@ export class Prefetcher {
     if (!h || buf.length !== h.cap || !sameBytes(within, path)) return -1;
     const j = this.find(h, path);
     if (j < 0) return -1;
-    h.cursor = j + 1;
     let s = Atomics.compareExchange(h.states, j, UNCLAIMED, TAKEN);
-    if (s === UNCLAIMED || s === TAKEN) {
-      this.stats.inline++;
-      return -1;
-    }
     if (s === READING) s = this.waitFor(h, j);
     if (s !== DONE) {
+      // Read here; the worker goes on after it.
+      this.advance(h, j + 1);
       this.stats.inline++;
       return -1;
     }
     const r = h.results[j];
     if (r >= 0) {
-      const at = (j - (h.records.length - h.slots)) * h.slotSize;
+      const at = (j % h.slots) * h.slotSize;
       buf.set(h.ring.subarray(at, at + Math.min(r, h.cap)));
+    }
+    // Only now: the worker may refill record j's slot once the cursor is past it.
+    this.advance(h, j + 1);
+    if (r >= 0) {
       this.stats.served++;
       return r;
     }
@@ -344,16 +366,42 @@ export class Prefetcher {
   }
 
   /**
-   * Wait until the worker has read record j: a few spins (a read takes
-   * tens of microseconds), then Atomics.wait in short steps. Its state
-   * then, READING after WAIT_LIMIT_MS.
+   * Move the cursor to c: records before it are never taken.
+   * @param {Hint} h @param {number} c
+   */
+  advance(h, c) {
+    h.cursor = c;
+    Atomics.store(h.ctrl, CURSOR, c);
+  }
+
+  /**
+   * Wait until the worker has read record j: meanwhile read the next
+   * records nobody has claimed into their slots, as the worker would (it
+   * then skips them), when there is a filesystem to read them with; then
+   * spin for SPIN_MS (a read takes tens of microseconds), then
+   * Atomics.wait in short steps. Its state then, READING after
+   * WAIT_LIMIT_MS.
    * @param {Hint} h @param {number} j
    */
   waitFor(h, j) {
     this.stats.waits++;
-    for (let i = 0; i < 64; i++) {
-      const s = Atomics.load(h.states, j);
-      if (s !== READING) return s;
+    if (this.fs) {
+      let k = j + 1;
+      while (Atomics.load(h.states, j) === READING) {
+        while (k < h.records.length && k - h.slots < h.cursor && Atomics.load(h.states, k) !== UNCLAIMED) k++;
+        if (k >= h.records.length || k - h.slots >= h.cursor) break;
+        if (Atomics.compareExchange(h.states, k, UNCLAIMED, READING) !== UNCLAIMED) continue;
+        readRecord(this.fs, h, k);
+        this.stats.helped++;
+      }
+    }
+    const spinUntil = performance.now() + SPIN_MS;
+    for (;;) {
+      for (let i = 0; i < 64; i++) {
+        const s = Atomics.load(h.states, j);
+        if (s !== READING) return s;
+      }
+      if (performance.now() > spinUntil) break;
     }
     const until = performance.now() + WAIT_LIMIT_MS;
     Atomics.store(h.ctrl, MAIN_WAITING, 1);
@@ -388,40 +436,66 @@ export class Prefetcher {
 }
 
 /**
- * The worker's side of one hint (prefetch-thread.js): claim the records
- * from the last one back and read each with fs.readFileWithin into its
- * slot, until a record the engine's thread has taken (it takes them in
- * order: the ones before are its own), the first record with a slot, or
- * the hint is cancelled.
+ * Read record i, which the caller has claimed (READING), with
+ * fs.readFileWithin into its slot, and mark it DONE with its result: the
+ * size, an error's code, or REDO.
  * @param {{readFileWithin?: (within: any, path: any, buf: Uint8Array) => number}} fs
- * @param {{sab: SharedArrayBuffer, list: Uint8Array, cap: number, slots: number, slotSize: number}} m
+ * @param {Hint} h @param {number} i
+ */
+function readRecord(fs, h, i) {
+  const p = h.records[i];
+  const at = (i % h.slots) * h.slotSize;
+  let result = REDO;
+  try {
+    if (typeof fs.readFileWithin === 'function') {
+      const n = fs.readFileWithin(p, p, h.ring.subarray(at, at + h.cap));
+      if (typeof n === 'number' && n >= 0) result = n;
+    }
+  } catch (e) {
+    const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
+    const k = typeof code === 'string' ? CODES.indexOf(code) : -1;
+    // Not EIO either: an unknown code maps to EIO in engine.js, but it
+    // may be the reader's own trouble (EMFILE): read it again inline.
+    if (k >= 0 && code !== 'EIO') result = -1 - k;
+  }
+  h.results[i] = result;
+  Atomics.store(h.states, i, DONE);
+}
+
+/**
+ * The worker's side of one hint (prefetch-thread.js): claim the records
+ * in order from the main thread's cursor on, skipping the ones it took,
+ * and read each with fs.readFileWithin into its slot, until the last
+ * record or the hint is cancelled. A record whose slot still holds one
+ * the main thread may take (slots records back, at or after its cursor)
+ * waits for the cursor to move.
+ * @param {{readFileWithin?: (within: any, path: any, buf: Uint8Array) => number}} fs
+ * @param {{sab: SharedArrayBuffer, listAt: number, listLen: number, cap: number, slots: number, slotSize: number}} m
  */
 export function readAhead(fs, m) {
-  const records = /** @type {Uint8Array[]} */ (parseHint(m.list));
+  // A copy: the records are the worker's own.
+  const records = /** @type {Uint8Array[]} */ (parseHint(new Uint8Array(m.sab, m.listAt, m.listLen).slice()));
   const h = new Hint(m.sab, records, m.cap, m.slots, m.slotSize);
-  const { ctrl, states, results, ring } = h;
-  const first = records.length - h.slots;
+  const { ctrl, states, slots } = h;
+  const count = records.length;
   try {
-    for (let i = records.length - 1; i >= first; i--) {
+    for (let i = 0; ; i++) {
       if (Atomics.load(ctrl, CANCEL) === 1) return;
-      if (Atomics.compareExchange(states, i, UNCLAIMED, READING) !== UNCLAIMED) return;
-      const p = records[i];
-      const at = (i - first) * h.slotSize;
-      let result = REDO;
-      try {
-        if (typeof fs.readFileWithin === 'function') {
-          const n = fs.readFileWithin(p, p, ring.subarray(at, at + m.cap));
-          if (typeof n === 'number' && n >= 0) result = n;
-        }
-      } catch (e) {
-        const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
-        const k = typeof code === 'string' ? CODES.indexOf(code) : -1;
-        // Not EIO either: an unknown code maps to EIO in engine.js, but it
-        // may be the worker's own trouble (EMFILE): read it again inline.
-        if (k >= 0 && code !== 'EIO') result = -1 - k;
+      let c = Atomics.load(ctrl, CURSOR);
+      if (i < c) i = c;
+      if (i >= count) return;
+      while (i - slots >= c) {
+        // The ring is full: the engine's thread has a slot's worth of reads to take.
+        Atomics.wait(ctrl, CURSOR, c, 1);
+        if (Atomics.load(ctrl, CANCEL) === 1) return;
+        c = Atomics.load(ctrl, CURSOR);
       }
-      results[i] = result;
-      Atomics.store(states, i, DONE);
+      if (i < c) {
+        i = c - 1; // the cursor passed it while the worker waited
+        continue;
+      }
+      if (Atomics.compareExchange(states, i, UNCLAIMED, READING) !== UNCLAIMED) continue;
+      readRecord(fs, h, i);
       if (Atomics.load(ctrl, MAIN_WAITING) === 1) Atomics.notify(states, i);
     }
   } finally {
@@ -432,28 +506,50 @@ export function readAhead(fs, m) {
 /** How long the worker waits on the bell for the next hint before it goes back to its event loop. */
 const IDLE_MS = 500;
 
+/** How long the worker waits for a hint whose bell has rung to arrive on its port before it gives up on it. */
+const IN_FLIGHT_MS = 50;
+
 /**
  * The worker's loop from a hint message on: read it ahead, then wait on
  * the bell for the next one and take it from the port directly
  * (receiveMessageOnPort), for IDLE_MS after the last: the hints of one
  * discovery (one per skills root) and of calls in a row then start in
  * microseconds, where a message through the event loop took milliseconds.
- * Blocking in Atomics.wait keeps no process alive: the runtimes end a
- * worker waiting there when the process exits.
+ * The bell counts the hints sent and io.received the ones taken: a bell
+ * rung before its message has reached the port (under Deno it often has)
+ * is waited for in short steps, not until the next hint rings it again
+ * (which started each hint of a discovery ~2 ms late, ~24 reads into it;
+ * issue 13). Blocking in Atomics.wait keeps no process alive: the
+ * runtimes end a worker waiting there when the process exits.
  * @param {Parameters<typeof readAhead>[0]} fs
  * @param {{port: import('node:worker_threads').MessagePort, bell: Int32Array,
- *   receiveMessageOnPort: typeof import('node:worker_threads').receiveMessageOnPort}} io
+ *   receiveMessageOnPort: typeof import('node:worker_threads').receiveMessageOnPort, received: number}} io
  * @param {Parameters<typeof readAhead>[1]} first
  */
 export function readAheadLoop(fs, io, first) {
+  io.received++;
   readAhead(fs, first);
+  let inFlightSince = -1;
   for (;;) {
     const rung = Atomics.load(io.bell, 0);
     const next = io.receiveMessageOnPort(io.port);
     if (next) {
+      io.received++;
+      inFlightSince = -1;
       readAhead(fs, next.message);
       continue;
     }
+    if (rung - io.received > 0) {
+      // Rung, not yet here: look again shortly.
+      const t = performance.now();
+      if (inFlightSince < 0) inFlightSince = t;
+      if (t - inFlightSince < IN_FLIGHT_MS) {
+        Atomics.wait(io.bell, 0, rung, 0.01);
+        continue;
+      }
+      io.received = rung; // lost (a closed port): wait for the next
+    }
+    inFlightSince = -1;
     if (Atomics.wait(io.bell, 0, rung, IDLE_MS) === 'timed-out') return;
   }
 }

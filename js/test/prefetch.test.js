@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { defaultFileSystem, workerThreads } from '#platform';
-import { Prefetcher, parseHint, CODES } from '../src/prefetch.js';
+import { Prefetcher, parseHint, readAheadLoop, CODES } from '../src/prefetch.js';
 import { hintList } from './prefetch-list.js';
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-prefetch-')));
@@ -198,6 +198,78 @@ test('a record the worker has not claimed is taken and read inline by the caller
   assert.equal(pf.stats.inline, 1);
 });
 
+/** A Prefetcher whose worker never reads; its messages are kept in posted. @param {any} [fs] */
+function idlePrefetcher(fs) {
+  /** @type {any[]} */
+  const posted = [];
+  const port = { unref() {}, postMessage(/** @type {any} */ m) { posted.push(m); }, close() {} };
+  const idle = () => ({ Worker: class { unref() {} on() {} terminate() { return Promise.resolve(0); } }, MessageChannel: class { port1 = port; port2 = port; } });
+  return { pf: new Prefetcher(/** @type {any} */ (idle), { startAfterCalls: 0, fs }), posted };
+}
+
+test('while the worker reads the record the engine needs, the engine\'s thread reads the next ones for it', () => {
+  const fsys = /** @type {any} */ (defaultFileSystem());
+  const { records } = makeRoot('helping', 40);
+  /** @type {Prefetcher} */
+  let pf;
+  let reads = 0;
+  // The filesystem the engine's thread reads with: the worker (simulated)
+  // finishes record 3 while the engine's thread reads its first record.
+  const viaMain = {
+    readFileWithin(/** @type {any} */ w, /** @type {any} */ p, /** @type {Uint8Array} */ buf) {
+      if (reads++ === 0) {
+        const h = /** @type {any} */ (pf.current);
+        h.results[3] = 5;
+        h.ring.set(enc.encode('three'), 3 * h.slotSize);
+        Atomics.store(h.states, 3, 2);
+      }
+      return fsys.readFileWithin(w, p, buf);
+    },
+  };
+  ({ pf } = idlePrefetcher(viaMain));
+  pf.hint(hintList(records), 4096);
+  const h = /** @type {any} */ (pf.current);
+  Atomics.store(h.states, 3, 1); // the worker is reading record 3
+  Atomics.store(h.states, 5, 2); // and has read record 5
+  const buf = new Uint8Array(4096);
+  const p3 = bytesOf(records[3]);
+  assert.equal(pf.take(p3, p3, buf), 5, 'record 3 as the worker read it');
+  assert.equal(Buffer.from(buf.subarray(0, 5)).toString(), 'three');
+  assert.equal(reads, 1, 'one read while it waited: record 4, the next unclaimed one');
+  assert.equal(pf.stats.helped, 1);
+  assert.equal(h.states[4], 2, 'record 4 is read (DONE), in its slot');
+  const p4 = bytesOf(records[4]);
+  assert.deepEqual(outcome((b) => pf.take(p4, p4, b), 4096), outcome((b) => fsys.readFileWithin(p4, p4, b), 4096), 'record 4 from its slot');
+  const p6 = bytesOf(records[6]);
+  assert.equal(pf.take(p6, p6, buf), -1, 'record 6, which nobody had claimed: read it inline');
+  assert.equal(pf.stats.served, 2, 'records 3 and 4');
+  assert.equal(pf.stats.inline, 1);
+  assert.equal(h.states[6], 3, 'record 6 is the caller\'s (TAKEN)');
+});
+
+test('a hint whose message reaches the worker after its bell is still read ahead', async () => {
+  const fsys = /** @type {any} */ (defaultFileSystem());
+  const a = makeRoot('late-a', 40).records;
+  const b = makeRoot('late-b', 40).records;
+  const { pf, posted } = idlePrefetcher();
+  pf.hint(hintList(a), 4096);
+  pf.hint(hintList(b), 4096);
+  const hb = /** @type {any} */ (pf.current);
+  assert.equal(posted.length, 2);
+  assert.equal(Atomics.load(pf.bell, 0), 2, 'both bells rung');
+  // The second message shows up on the port only at the third look.
+  let looks = 0;
+  const io = {
+    port: /** @type {any} */ ({}),
+    bell: pf.bell,
+    received: 0,
+    receiveMessageOnPort: () => (++looks === 3 ? { message: posted[1] } : undefined),
+  };
+  readAheadLoop(fsys, io, posted[0]); // returns after IDLE_MS without a further hint
+  assert.equal(io.received, 2);
+  assert.ok(hb.states.every((/** @type {number} */ s) => s === 2), 'every record of the late hint read');
+});
+
 test('hint lists are parsed exactly, and one cut short is refused', () => {
   const paths = ['/w/a/SKILL.md', '', new Uint8Array([0xff, 0x2f, 0x80])];
   const list = hintList(paths);
@@ -230,7 +302,7 @@ test('the worker never keeps a process alive, even while it reads', () => {
     console.log('served', pf.take(enc.encode(records[8]), enc.encode(records[8]), new Uint8Array(4096)));
     // The process ends while the worker reads a long hint.
     pf.hint(hintList(Array.from({ length: 4000 }, (_, i) => records[i % 40])), 4096);
-    while (pf.current.states[3999] === 0) await new Promise((r) => setTimeout(r, 1));
+    while (pf.current.states[0] === 0) await new Promise((r) => setTimeout(r, 1));
     console.log('reading');
   `;
   const exe = globalThis.Deno ? [globalThis.Deno.execPath(), 'eval', script] : [process.execPath, '--input-type=module', '-e', script];
