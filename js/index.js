@@ -217,11 +217,13 @@ export function createSkilldex(opts = {}) {
   // For the package's own CLI only (bin/skilldex.mjs, --json), not API: a
   // call whose reply comes back as the module's UTF-8 bytes, which the CLI
   // writes to stdout as they are. Decoding a 1 MB reply that is not ASCII
-  // and encoding it again cost a one-shot process 30-50 ms (issue 10).
+  // and encoding it again cost a one-shot process 30-50 ms (issue 10). The
+  // bytes are a view of the module's memory, valid until the next call:
+  // copying 1 MB into fresh memory cost a one-shot process 250 page faults.
   Object.defineProperty(sk, Symbol.for('skilldex.callBytes'), {
     value: async (/** @type {string} */ request) => {
       const { engine } = await init();
-      return engine instanceof Engine ? engine.callBytes(request) : new TextEncoder().encode(await engine.call(request));
+      return engine instanceof Engine ? engine.callBytes(request, true) : new TextEncoder().encode(await engine.call(request));
     },
   });
   return sk;

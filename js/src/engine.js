@@ -738,12 +738,15 @@ export class Engine {
 
   /**
    * The same as call, the reply as its UTF-8 bytes, copied out of the
-   * module's memory and not decoded (a worker passes them on, reply.js).
+   * module's memory and not decoded (a worker passes them on, reply.js);
+   * with view, not copied: a view of the module's memory, valid only until
+   * the engine's next call (the CLI writes it out at once).
    * @param {string} request
+   * @param {boolean} [view]
    * @returns {Promise<Uint8Array>}
    */
-  callBytes(request) {
-    const run = this.tail.then(() => this.callNow(request, 'bytes'));
+  callBytes(request, view = false) {
+    const run = this.tail.then(() => this.callNow(request, view ? 'view' : 'bytes'));
     this.tail = run.catch(() => {});
     return /** @type {Promise<Uint8Array>} */ (run);
   }
@@ -759,7 +762,7 @@ export class Engine {
 
   /**
    * @param {string} request
-   * @param {'text' | 'json' | 'bytes'} as the reply string, jsonText's text of it, or a copy of its bytes
+   * @param {'text' | 'json' | 'bytes' | 'view'} as the reply string, jsonText's text of it, a copy of its bytes, or a view of them
    */
   async callNow(request, as) {
     this.inst ??= await this.instantiate();
@@ -786,7 +789,7 @@ export class Engine {
       const rp = Number(BigInt.asUintN(64, r) >> 32n);
       const rn = Number(BigInt.asUintN(32, r));
       const view = new Uint8Array(memory.buffer, rp, rn);
-      reply = as === 'bytes' ? view.slice() : as === 'json' ? this.jsonText(view) : decoder.decode(view);
+      reply = as === 'view' ? view : as === 'bytes' ? view.slice() : as === 'json' ? this.jsonText(view) : decoder.decode(view);
     } catch (e) {
       if (e instanceof SkilldexError) throw e;
       throw this.crash(e);

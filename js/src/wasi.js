@@ -52,8 +52,13 @@ const textDecoder = new TextDecoder();
 export function createWasi(memory, write, randomFill = null) {
   const dv = () => new DataView(memory().buffer);
   const u8 = () => new Uint8Array(memory().buffer);
-  const now = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
-  const mono = () => BigInt(Math.round(performance.now() * 1e6));
+  // process.hrtime where there is one (Node, Deno, Bun): Node's global
+  // performance loads a dozen perf_hooks modules at its first use, about 2
+  // ms of a one-shot run (issue 10). Browsers have only performance.
+  /** @type {(() => bigint) | undefined} */
+  const hrtime = /** @type {any} */ (globalThis).process?.hrtime?.bigint;
+  const mono = hrtime ? () => hrtime() : () => BigInt(Math.round(performance.now() * 1e6));
+  const now = hrtime ? () => BigInt(Date.now()) * 1000000n : () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
 
   /** @type {Record<string, WasiFunction>} */
   const wasi = {

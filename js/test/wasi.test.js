@@ -38,6 +38,23 @@ test('clocks: realtime is the epoch in ns, monotonic does not go back', () => {
   assert.ok(dv.getBigUint64(16, true) >= dv.getBigUint64(8, true));
 });
 
+// Node's global performance loads a dozen perf_hooks modules at its first
+// use; the clocks take process.hrtime instead (issue 10: a one-shot run).
+test('clocks: reading them in Node loads no perf_hooks module', { skip: !!(globalThis.Deno || globalThis.Bun) }, async () => {
+  const { execFileSync } = await import('node:child_process');
+  const wasiURL = new URL('../src/wasi.js', import.meta.url).href;
+  const script = `const { createWasi } = await import(${JSON.stringify(wasiURL)});
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const wasi = createWasi(() => memory, () => {});
+    wasi.clock_time_get(0, 0n, 0);
+    wasi.clock_time_get(1, 0n, 8);
+    process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => m === 'NativeModule internal/perf/performance')));`;
+  // Not as a test runner's child (NODE_TEST_CONTEXT), which times itself.
+  const env = { ...process.env, NODE_TEST_CONTEXT: '' };
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env });
+  assert.deepEqual(JSON.parse(out), []);
+});
+
 test('fd_write goes to the sink for fds 1 and 2 only; random_get fills', () => {
   const { wasi, dv, u8, written } = setup();
   u8.set(new TextEncoder().encode('fatal error: x\n'), 64);
