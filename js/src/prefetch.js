@@ -50,7 +50,9 @@
 // - READING (the worker is on it: the worker's reads, slowed by the engine
 //   thread's own, take longer than the engine's work on a skill): rather
 //   than wait, it reads the next unclaimed records into their slots, as
-//   the worker would, until the worker is done with it.
+//   the worker would, until the worker is done with it; with none left,
+//   it waits SPIN_MS at most, then reads that one itself (a worker the
+//   system has descheduled on a loaded machine never holds it up).
 // So both threads read all the time and the worker never sits idle: in a
 // warm 1,000-skill discovery under Deno the engine's thread makes about a
 // quarter of the reads. (The worker used to read from the last record back
@@ -74,11 +76,12 @@ const MAX_SLOT = 64 << 10;
 /** The slots' size in bytes, at most (fewer slots for larger caps). */
 const ARENA_BYTES = 16 << 20;
 
-/** How long the main thread waits for one read in progress before reading the file itself. */
-const WAIT_LIMIT_MS = 2000;
-
-/** How long the main thread spins on a read in progress (a read takes 10-30 us) before it sleeps. */
-const SPIN_MS = 0.2;
+/**
+ * How long the main thread spins on a read the worker is making, when it
+ * has none to make for it, before it reads the file itself (a read takes
+ * 10-30 us; a worker the system has descheduled may take milliseconds).
+ */
+const SPIN_MS = 0.05;
 
 // Record states (one Int32 each).
 const UNCLAIMED = 0;
@@ -88,7 +91,6 @@ const TAKEN = 3;
 
 // The control words at the start of the shared buffer (Int32 indexes).
 const CANCEL = 0; // 1: the hint is superseded; the worker stops
-const MAIN_WAITING = 3; // the main thread waits for a record's state
 const FINISHED = 4; // the worker has left this hint: its buffer may be reused
 const CURSOR = 5; // the main thread's cursor: it takes no record before it
 const CONTROL_WORDS = 8;
@@ -327,7 +329,7 @@ export class Prefetcher {
    * read_file_within's answer from the read-ahead: the size (the bytes in
    * buf), or -1 when the caller must read the file itself: it is not a
    * listed read (within = path, buf_cap = buf.length) at or after the last
-   * one taken, or the worker has not started it. An error the
+   * one taken, or the worker has not read it in time. An error the
    * worker's read ended in is thrown with its code.
    * @param {Uint8Array} within @param {Uint8Array} path @param {Uint8Array} buf exactly cap bytes
    * @returns {number}
@@ -378,9 +380,9 @@ export class Prefetcher {
    * Wait until the worker has read record j: meanwhile read the next
    * records nobody has claimed into their slots, as the worker would (it
    * then skips them), when there is a filesystem to read them with; then
-   * spin for SPIN_MS (a read takes tens of microseconds), then
-   * Atomics.wait in short steps. Its state then, READING after
-   * WAIT_LIMIT_MS.
+   * spin for SPIN_MS. Its state then: still READING, the caller reads the
+   * file itself, as the worker does (the same call, so the same answer;
+   * the worker's is then dropped).
    * @param {Hint} h @param {number} j
    */
   waitFor(h, j) {
@@ -401,18 +403,7 @@ export class Prefetcher {
         const s = Atomics.load(h.states, j);
         if (s !== READING) return s;
       }
-      if (performance.now() > spinUntil) break;
-    }
-    const until = performance.now() + WAIT_LIMIT_MS;
-    Atomics.store(h.ctrl, MAIN_WAITING, 1);
-    try {
-      for (;;) {
-        Atomics.wait(h.states, j, READING, 5);
-        const s = Atomics.load(h.states, j);
-        if (s !== READING || performance.now() > until) return s;
-      }
-    } finally {
-      Atomics.store(h.ctrl, MAIN_WAITING, 0);
+      if (performance.now() > spinUntil) return READING;
     }
   }
 
@@ -496,7 +487,6 @@ export function readAhead(fs, m) {
       }
       if (Atomics.compareExchange(states, i, UNCLAIMED, READING) !== UNCLAIMED) continue;
       readRecord(fs, h, i);
-      if (Atomics.load(ctrl, MAIN_WAITING) === 1) Atomics.notify(states, i);
     }
   } finally {
     Atomics.store(ctrl, FINISHED, 1);
