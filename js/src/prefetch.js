@@ -76,6 +76,9 @@ const MAX_SLOT = 64 << 10;
 /** The slots' size in bytes, at most (fewer slots for larger caps). */
 const ARENA_BYTES = 16 << 20;
 
+/** How many buffers of past hints are kept for reuse (Prefetcher.reuse). */
+const POOL = 3;
+
 /**
  * How long the main thread spins on a read the worker is making, when it
  * has none to make for it, before it reads the file itself (a read takes
@@ -216,10 +219,8 @@ export class Prefetcher {
     this.broken = false;
     /** @type {Hint | null} */
     this.current = null;
-    /** @type {SharedArrayBuffer | null} a finished hint's buffer, reused when large enough */
-    this.spare = null;
-    /** @type {Int32Array | null} the spare buffer's control words */
-    this.spareCtrl = null;
+    /** @type {{sab: SharedArrayBuffer, ctrl: Int32Array}[]} the buffers of the last hints, reused once the worker has left them */
+    this.pool = [];
     this.stats = { hints: 0, served: 0, inline: 0, waits: 0, helped: 0 };
   }
 
@@ -274,14 +275,9 @@ export class Prefetcher {
     const need = at.bytes;
     const w = this.start();
     if (!w) return;
-    let sab;
-    if (this.spare && this.spare.byteLength >= need && this.spareCtrl && Atomics.load(this.spareCtrl, FINISHED) === 1) {
-      sab = this.spare;
-      new Int32Array(sab, 0, layout(records.length, 0, 0).results >> 2).fill(0);
-    } else {
-      sab = new SharedArrayBuffer(need);
-    }
-    this.spare = null;
+    let sab = this.reuse(need);
+    if (sab) new Int32Array(sab, 0, layout(records.length, 0, 0).results >> 2).fill(0);
+    else sab = new SharedArrayBuffer(Math.max(need, 2 ** Math.ceil(Math.log2(need))));
     new Uint8Array(sab, at.list, list.length).set(list);
     this.current = new Hint(sab, records, cap, slots, slotSize);
     this.stats.hints++;
@@ -300,10 +296,31 @@ export class Prefetcher {
     this.current = null;
     Atomics.store(h.ctrl, CANCEL, 1);
     // Its buffer serves a later hint once the worker has left it.
-    if (!this.spare || h.sab.byteLength > this.spare.byteLength) {
-      this.spare = h.sab;
-      this.spareCtrl = h.ctrl;
+    this.pool.push({ sab: h.sab, ctrl: h.ctrl });
+    if (this.pool.length > POOL) {
+      let small = 0;
+      for (let i = 1; i < this.pool.length; i++) if (this.pool[i].sab.byteLength < this.pool[small].sab.byteLength) small = i;
+      this.pool.splice(small, 1);
     }
+  }
+
+  /**
+   * The smallest pooled buffer of at least need bytes that the worker has
+   * left, taken out of the pool; null when none is. A new buffer costs a
+   * page fault for each 4 KiB it comes to hold (13-15 us each on the
+   * machine measured: a new one of ~400 KB for most roots of a 1,000-skill
+   * discovery cost Deno's main thread more than the reads it saved;
+   * issue 13), so buffers are reused, and made a power of two in size so
+   * that they fit the next roots.
+   * @param {number} need
+   */
+  reuse(need) {
+    let best = -1;
+    for (let i = 0; i < this.pool.length; i++) {
+      const b = this.pool[i];
+      if (b.sab.byteLength >= need && Atomics.load(b.ctrl, FINISHED) === 1 && (best < 0 || b.sab.byteLength < this.pool[best].sab.byteLength)) best = i;
+    }
+    return best < 0 ? null : this.pool.splice(best, 1)[0].sab;
   }
 
   /**
@@ -416,7 +433,7 @@ export class Prefetcher {
   /** End the worker (a later hint starts a new one). */
   close() {
     this.cancel();
-    this.spare = null;
+    this.pool = [];
     const w = this.worker;
     this.worker = null;
     this.broken = false;
