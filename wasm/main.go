@@ -144,14 +144,14 @@ func reserveStack(n int) byte {
 }
 
 // collectPending is set by a call that saw readGate of traffic or turned
-// the paced collector off (largeCall): the next
-// call begins by reading how much it allocated (since pendingBefore) and
-// collects the garbage if that is over gcAfter (collectBefore). Deferred to
-// the next call rather than done at the end of this one: the heap a call
-// starts from is the same either way, but a process that makes one call
-// and exits (a script, the CLI) then never runs the collector, whose code
-// (the runtime's sweep, scheduler and stop-the-world, 50-60 KB) V8 would
-// compile, and soon optimise, for nothing (issue 10).
+// the paced collector off (largeCall): the next call begins by reading how
+// much it allocated (since pendingBefore) and collects the garbage if that
+// is over gcAfter (collectBefore). Deferred to the next call rather than
+// done at the end of this one: the heap a call starts from is the same
+// either way, but a process that makes one call and exits (a script, the
+// CLI) then never runs the collector, whose code (the runtime's sweep,
+// scheduler and stop-the-world, 50-60 KB) V8 would compile, and soon
+// optimise, for nothing (issue 10).
 var (
 	collectPending bool
 	pendingBefore  uint64
