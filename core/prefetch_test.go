@@ -45,7 +45,7 @@ func (c containedFS) ReadFileWithin(within, p string, buf []byte) (int, int64, e
 // TestPrefetch_hint: before reading a skills root's SKILL.md files,
 // discovery names exactly the checked reads it then makes (SPEC S44,
 // wasm/ABI.md#prefetch_within): the plain folders' SKILL.md in byte order,
-// each against its own path with the 4 KiB head buffer. Dot folders, links
+// each against its own path with the head buffer (core.HeadFirstRead). Dot folders, links
 // and files are not named; a SKILL.md with a long frontmatter is read again
 // with a larger buffer, which no listed read matches. The result is the
 // same with and without the hint.
@@ -56,7 +56,7 @@ func TestPrefetch_hint(t *testing.T) {
 		for _, name := range []string{"zeta", "alpha", "my skill", "beta"} {
 			must(t, fs.WriteFile(root+"/"+name+"/SKILL.md", skillMD(name, "Use for "+name+" — and more.")))
 		}
-		long := "---\nname: long\ndescription: " + strings.Repeat("long words ", 500) + "\n---\nbody\n"
+		long := "---\nname: long\ndescription: " + strings.Repeat("long words ", 1000) + "\n---\nbody\n"
 		must(t, fs.WriteFile(root+"/long/SKILL.md", []byte(long)))
 		must(t, fs.WriteFile(root+"/.hidden/SKILL.md", skillMD("hidden", "d")))
 		must(t, fs.WriteFile(root+"/notes.md", []byte("not a skill")))
@@ -87,8 +87,8 @@ func TestPrefetch_hint(t *testing.T) {
 
 	root := "/home/u/.claude/skills/"
 	wantHint := []string{root + "alpha/SKILL.md", root + "beta/SKILL.md", root + "long/SKILL.md", root + "my skill/SKILL.md", root + "zeta/SKILL.md"}
-	if len(h.hints) != 1 || !slices.Equal(h.hints[0], wantHint) || h.caps[0] != 4096 {
-		t.Fatalf("hints = %q (caps %v), want one: %q with cap 4096", h.hints, h.caps, wantHint)
+	if len(h.hints) != 1 || !slices.Equal(h.hints[0], wantHint) || h.caps[0] != core.HeadFirstRead {
+		t.Fatalf("hints = %q (caps %v), want one: %q with cap %d", h.hints, h.caps, wantHint, core.HeadFirstRead)
 	}
 	// The checked reads of the root with the head buffer are the hinted
 	// ones, in order; the long one is read again with a larger buffer.
@@ -99,7 +99,7 @@ func TestPrefetch_hint(t *testing.T) {
 		if !strings.HasPrefix(f[1], root) || strings.HasPrefix(f[1], root+"linked/") {
 			continue
 		}
-		if f[2] == "4096" {
+		if f[2] == strconv.Itoa(core.HeadFirstRead) {
 			headReads = append(headReads, f[1])
 			if f[0] != f[1] {
 				t.Errorf("read %q: within differs from the path", r)

@@ -158,8 +158,8 @@ func (g *gen) skillMD(dir string) string {
 		return "\ufeff" + strings.ReplaceAll(frontmatter(), "\n", "\r\n")
 	case 3:
 		return "---\nname: " + dir + "\n"
-	case 4: // a frontmatter past the 4 KiB prefix the engine reads first
-		return "---\nname: " + dir + "\ndescription: " + strings.Repeat("x", 3000+g.intn(4)*1000) + "\n---\n"
+	case 4: // a frontmatter around and past the 8 KiB prefix the engine reads first
+		return "---\nname: " + dir + "\ndescription: " + strings.Repeat("x", 3000+g.intn(8)*1000) + "\n---\n"
 	case 5:
 		return ""
 	case 6:

@@ -59,7 +59,7 @@
 // while the engine's thread read from the first until they met: the
 // engine's thread then made 40-60% of the reads, and the worker sat idle
 // for the rest of the call; issue 13.) Records share ARENA_BYTES of slots
-// (4096 of 4 KiB) as a ring: record i's is slot i % slots, filled only
+// (4096 of 4 KiB, 2048 of 8 KiB) as a ring: record i's is slot i % slots, filled only
 // once the cursor has passed record i - slots. A new hint, and the end of
 // the engine's call, cancel the previous hint's remaining work.
 
