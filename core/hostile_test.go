@@ -151,12 +151,12 @@ func (h *hugeFS) ReadFilePrefix(p string, n int) ([]byte, bool, error) {
 
 // TestDiscover_hugeSkillFile: a 100 MB SKILL.md costs discovery at most
 // its read bound, on memfs (a virtual file) and on the OS (a sparse file),
-// whatever its first bytes are. Discovery reads growing prefixes (4, 16,
-// 64, then 128 KiB) while the frontmatter is still open, so it holds at
-// most 128 KiB of one file and reads at most 212 KiB of it in all.
+// whatever its first bytes are. Discovery reads growing prefixes (8, 32,
+// then 128 KiB) while the frontmatter is still open, so it holds at most
+// 128 KiB of one file and reads at most 168 KiB of it in all.
 func TestDiscover_hugeSkillFile(t *testing.T) {
 	const size = 100 << 20
-	const bound = (4 + 16 + 64 + 128) << 10
+	const bound = (8 + 32 + 128) << 10
 	cases := []struct {
 		name, head string
 		loaded     string // the skill's name when it loads
