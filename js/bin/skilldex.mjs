@@ -519,12 +519,13 @@ const hasErrors = (v) =>
  * and about 35 ms less in a run on the example workspace (issue 10); the
  * collection costs 2-5 ms, where another allocator gains nothing.
  */
-function compileModule() {
+async function compileModule() {
+  const { loadWasmSync, wasmURL } = await import('../src/platform/node.js');
   /** @type {WebAssembly.Module | undefined} */
   let module;
   try {
     /** @type {Buffer | null} */
-    let bytes = fs.readFileSync(new URL('../skilldex.wasm', import.meta.url));
+    let bytes = loadWasmSync(wasmURL);
     module = new WebAssembly.Module(bytes);
     bytes = null;
   } catch {
@@ -558,7 +559,7 @@ async function main(argv) {
     let wasm; // unset: the facade loads the module itself
     if (!globalThis.Deno && !process.versions.bun) {
       require('node:v8').setFlagsFromString('--liftoff-only --wasm-lazy-validation --expose-gc');
-      wasm = compileModule();
+      wasm = await compileModule();
     }
     const { createSkilldex } = await import('../index.js');
     const engine = createSkilldex({ wasm });

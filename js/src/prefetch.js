@@ -55,13 +55,13 @@
 //   system has descheduled on a loaded machine never holds it up).
 // So both threads read all the time and the worker never sits idle: in a
 // warm 1,000-skill discovery under Deno the engine's thread makes about a
-// quarter of the reads. (The worker used to read from the last record back
+// fifth of the reads. (The worker used to read from the last record back
 // while the engine's thread read from the first until they met: the
 // engine's thread then made 40-60% of the reads, and the worker sat idle
 // for the rest of the call; issue 13.) Records share ARENA_BYTES of slots
-// (4096 of 4 KiB, 2048 of 8 KiB) as a ring: record i's is slot i % slots, filled only
-// once the cursor has passed record i - slots. A new hint, and the end of
-// the engine's call, cancel the previous hint's remaining work.
+// (4096 of 4 KiB, 2048 of 8 KiB) as a ring: record i's is slot i % slots,
+// filled only once the cursor has passed record i - slots. A new hint, and
+// the end of the engine's call, cancel the previous hint's remaining work.
 
 /**
  * minRecords: a hint with fewer records than this is not read ahead (the
