@@ -61,11 +61,14 @@ type scanned struct {
 	warning string // a provider-level warning (S20's registry), or ""
 	spec    scanSpec
 	out     scanOutcome
+	listed  *rootScan // the root listed, to be scanned (nil: out is all there is)
 }
 
 // scanContext scans every root of a load context: the providers' roots in
 // provider order, then the custom directories (S26), and counts the skills
-// found. The calls on fsys come in the same order as before the split.
+// found. Every root is listed first (listRoot), then one read-ahead hint
+// names the SKILL.md reads of them all (hintSkillReads), then each is
+// scanned, in the same order.
 //
 //go:noinline
 func scanContext(fsys FS, cwd, home string, opts *Options) (roots []scanned, found int) {
@@ -73,41 +76,67 @@ func scanContext(fsys FS, cwd, home string, opts *Options) (roots []scanned, fou
 	for _, p := range providerTable(*opts) {
 		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
 			roots = append(roots, scanned{p: p})
-			found += scanItem(fsys, &roots[len(roots)-1], &item, home, repo, ancestors)
+			listItem(fsys, &roots[len(roots)-1], &item, home, repo, ancestors)
 		}
 	}
 	for _, dir := range opts.CustomDirectories { // S26
 		roots = append(roots, scanned{custom: true})
-		found += scanCustom(fsys, &roots[len(roots)-1], dir, cwd, home)
+		listCustom(fsys, &roots[len(roots)-1], dir, cwd, home)
+	}
+	if p, ok := fsys.(Prefetcher); ok {
+		hintRoots(p, roots)
+	}
+	for i := range roots {
+		found += scanListed(&roots[i])
 	}
 	return roots, found
 }
 
-// scanItem scans one provider root into r and returns how many skills it
-// held.
+// listItem lists one provider root into r (listRoot).
 //
 //go:noinline
-func scanItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancestors []string) int {
+func listItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancestors []string) {
 	if item.warning != "" {
 		r.warning = item.warning
-		return 0
+		return
 	}
 	spec := item.spec
 	if spec.provider != "claude-plugins" || spec.scope == "" { // S43
 		spec.scope = scopeOf(spec.root, spec.level, home, repo, ancestors)
 	}
-	r.spec, r.out = item.spec, scanRoot(fsys, spec)
-	return len(r.out.skills)
+	r.spec = item.spec
+	r.listed, r.out = listRoot(fsys, spec)
 }
 
-// scanCustom scans one customDirectories entry (S26) into r and returns
-// how many skills it held.
+// listCustom lists one customDirectories entry (S26) into r (listRoot).
 //
 //go:noinline
-func scanCustom(fsys FS, r *scanned, dir, cwd, home string) int {
+func listCustom(fsys FS, r *scanned, dir, cwd, home string) {
 	r.spec = scanSpec{root: customRoot(dir, cwd, home), provider: "custom", providerName: "Custom", level: "user",
 		requireDescription: true, scope: home}
-	r.out = scanRoot(fsys, r.spec)
+	r.listed, r.out = listRoot(fsys, r.spec)
+}
+
+// hintRoots sends the one read-ahead hint of a discovery's listed roots.
+//
+//go:noinline
+func hintRoots(p Prefetcher, roots []scanned) {
+	listed := make([]*rootScan, len(roots))
+	for i := range roots {
+		listed[i] = roots[i].listed
+	}
+	hintSkillReads(p, listed)
+}
+
+// scanListed scans a listed root and returns how many skills it held.
+//
+//go:noinline
+func scanListed(r *scanned) int {
+	if r.listed == nil {
+		return 0
+	}
+	r.out = r.listed.scan()
+	r.listed = nil
 	return len(r.out.skills)
 }
 

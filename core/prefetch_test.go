@@ -42,13 +42,16 @@ func (c containedFS) ReadFileWithin(within, p string, buf []byte) (int, int64, e
 	return core.ReadFileWithin(c.FS, within, p, buf)
 }
 
-// TestPrefetch_hint: before reading a skills root's SKILL.md files,
-// discovery names exactly the checked reads it then makes (SPEC S44,
-// wasm/ABI.md#prefetch_within): the plain folders' SKILL.md in byte order,
-// each against its own path with the head buffer (core.HeadFirstRead). Dot folders, links
-// and files are not named; a SKILL.md with a long frontmatter is read again
-// with a larger buffer, which no listed read matches. The result is the
-// same with and without the hint.
+// TestPrefetch_hint: before reading any SKILL.md, discovery names in one
+// hint exactly the checked reads it then makes (SPEC S44,
+// wasm/ABI.md#prefetch_within): the plain folders' SKILL.md of every root
+// whose realpath is itself, root after root in the order they are scanned,
+// each root's in byte order, each against its own path with the head
+// buffer (core.HeadFirstRead). Dot folders, links and files are not named;
+// a SKILL.md with a long frontmatter is read again with a larger buffer,
+// which no listed read matches. A root under a link is read against its
+// realpath, so is not named. The result is the same with and without the
+// hint.
 func TestPrefetch_hint(t *testing.T) {
 	build := func() *memfs.FS {
 		fs := memfs.New()
@@ -62,8 +65,11 @@ func TestPrefetch_hint(t *testing.T) {
 		must(t, fs.WriteFile(root+"/notes.md", []byte("not a skill")))
 		must(t, fs.WriteFile("/home/u/elsewhere/linked/SKILL.md", skillMD("linked", "d")))
 		must(t, fs.Symlink("/home/u/elsewhere/linked", root+"/linked"))
-		// A root with one plain folder gets no hint.
+		// A root with one plain folder, named in the same hint.
 		must(t, fs.WriteFile("/home/u/.agents/skills/solo/SKILL.md", skillMD("solo", "d")))
+		// A root reached through a link: its reads are not named.
+		must(t, fs.WriteFile("/home/u/store/skills/via-link/SKILL.md", skillMD("via-link", "d")))
+		must(t, fs.Symlink("/home/u/store", "/home/u/.codex"))
 		must(t, fs.Mkdir("/work/p"))
 		return fs
 	}
@@ -85,18 +91,24 @@ func TestPrefetch_hint(t *testing.T) {
 		t.Fatalf("skills missing: %s", got)
 	}
 
+	if !bytes.Contains(got, []byte(`"via-link"`)) {
+		t.Fatalf("the skill under a linked root is missing: %s", got)
+	}
+
 	root := "/home/u/.claude/skills/"
-	wantHint := []string{root + "alpha/SKILL.md", root + "beta/SKILL.md", root + "long/SKILL.md", root + "my skill/SKILL.md", root + "zeta/SKILL.md"}
+	wantHint := []string{root + "alpha/SKILL.md", root + "beta/SKILL.md", root + "long/SKILL.md", root + "my skill/SKILL.md", root + "zeta/SKILL.md",
+		"/home/u/.agents/skills/solo/SKILL.md"}
 	if len(h.hints) != 1 || !slices.Equal(h.hints[0], wantHint) || h.caps[0] != core.HeadFirstRead {
 		t.Fatalf("hints = %q (caps %v), want one: %q with cap %d", h.hints, h.caps, wantHint, core.HeadFirstRead)
 	}
-	// The checked reads of the root with the head buffer are the hinted
-	// ones, in order; the long one is read again with a larger buffer.
+	// The checked reads of the plain folders with the head buffer are the
+	// hinted ones, in order; the long one is read again with a larger
+	// buffer.
 	var headReads []string
 	longAgain := false
 	for _, r := range h.reads {
 		f := strings.Split(r, "|")
-		if !strings.HasPrefix(f[1], root) || strings.HasPrefix(f[1], root+"linked/") {
+		if strings.HasPrefix(f[1], root+"linked/") || strings.HasPrefix(f[1], "/home/u/.codex/") {
 			continue
 		}
 		if f[2] == strconv.Itoa(core.HeadFirstRead) {

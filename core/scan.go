@@ -43,23 +43,39 @@ type scanOutcome struct {
 	outside []Shadowed
 }
 
-// scanRoot scans one skills root, one level deep (SPEC S10 to S14).
-//
-// The work of one entry is split over small functions (rootScan's methods)
-// rather than written out in the loop: Go compiles a function to one wasm
-// loop whose every taken branch jumps back to its head, and V8 charges each
-// jump its distance in machine code against the function's budget for
-// optimisation, so a loop body this size had the whole scan (18 KB of
-// wasm) optimised within the first root, which a one-shot process then
-// waited for at exit (issue 10, see [scanContext]).
+// scanRoot scans one skills root, one level deep (SPEC S10 to S14):
+// listRoot, the read-ahead hint of its SKILL.md reads, then scan.
 func scanRoot(fsys FS, spec scanSpec) scanOutcome {
+	r, out := listRoot(fsys, spec)
+	if r == nil {
+		return out
+	}
+	if p, ok := fsys.(Prefetcher); ok {
+		hintSkillReads(p, []*rootScan{r})
+	}
+	return r.scan()
+}
+
+// listRoot reads a skills root's listing, sorts it (S11) and, when it
+// holds a plain folder, computes the root's realpath: everything a scan
+// needs before its first SKILL.md read. A root that cannot be listed
+// gives no rootScan, only its outcome (S12).
+//
+// Discovery lists every root before it scans any (scanContext), so that
+// one read-ahead hint can name the SKILL.md reads of all of them
+// (hintSkillReads): a hint per root left the host's reader idle between
+// roots and cost the engine's thread a message and a wake-up each
+// (issue 13).
+//
+//go:noinline
+func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
 	var out scanOutcome
 	entries, err := fsys.ReadDir(spec.root)
 	if err != nil {
 		if code := ErrorCode(err); code != ENOENT && !(code == ENOTDIR && spec.quietENOTDIR) { // S12
 			out.rootWarning = "Failed to read skills directory: " + spec.root + " (" + code + ")"
 		}
-		return out
+		return nil, out
 	}
 	// S11: byte order of names, whatever order the host listed them in.
 	sortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
@@ -69,7 +85,26 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 		entries = entries[:MaxRootEntries]
 	}
 	r := newRootScan(fsys, &spec, entries, out)
-	for i := range entries {
+	if r.plain > 0 {
+		r.realRoot()
+	}
+	return r, scanOutcome{}
+}
+
+// scan scans every entry of a listed root (listRoot) and returns what it
+// found.
+//
+// The work of one entry is split over small functions (rootScan's methods)
+// rather than written out in the loop: Go compiles a function to one wasm
+// loop whose every taken branch jumps back to its head, and V8 charges each
+// jump its distance in machine code against the function's budget for
+// optimisation, so a loop body this size had the whole scan (18 KB of
+// wasm) optimised within the first root, which a one-shot process then
+// waited for at exit (issue 10, see [scanContext]).
+//
+//go:noinline
+func (r *rootScan) scan() scanOutcome {
+	for i := range r.entries {
 		r.entry(i)
 	}
 	sortSkills(r.out.skills)
@@ -97,6 +132,7 @@ type rootScan struct {
 	within     withinPrefixFS
 	trust      []string
 	candidates int
+	plain      int // the plain folders (not links, not dot folders): the SKILL.md reads hintSkillReads names
 	keep       stringArena
 	maps       []Map
 }
@@ -115,6 +151,9 @@ func newRootScan(fsys FS, spec *scanSpec, entries []DirEntry, out scanOutcome) *
 	for _, e := range entries { // the entries that may hold a skill: room for them all, allocated once
 		if (e.Type == TypeDir || e.Type == TypeSymlink) && !strings.HasPrefix(e.Name, ".") {
 			r.candidates++
+			if e.Type == TypeDir {
+				r.plain++
+			}
 		}
 	}
 	r.out.skills = make([]Skill, 0, r.candidates)
@@ -156,10 +195,7 @@ func (r *rootScan) entry(i int) {
 	// of discovery, and takes the same calls on every FS, so every
 	// runtime answers alike (S42) whatever its FS reports.
 	if !linked {
-		if !r.haveRootReal {
-			r.realRoot(i)
-		}
-		if r.rootRealOK {
+		if r.rootRealOK { // listRoot computed it: this is a plain folder
 			if r.rootReal == r.root { // no link above the root: the realpath is file itself
 				r.within.within = file
 			} else {
@@ -191,18 +227,15 @@ func (r *rootScan) followDir(dir, file string) bool {
 	return t == TypeDir
 }
 
-// realRoot computes the root's realpath, at the first entry that needs it
-// (entries[i]); with a [Prefetcher] whose root has no link above it, it
-// then hints the SKILL.md reads that follow.
+// realRoot computes the root's realpath (listRoot, for a root holding a
+// plain folder).
 //
 //go:noinline
-func (r *rootScan) realRoot(i int) {
+func (r *rootScan) realRoot() {
 	rr, err := r.fsys.Realpath(r.spec.root)
 	r.rootReal, r.rootRealOK, r.haveRootReal = rr, err == nil, true
 	if err != nil {
 		r.rootReal = r.spec.root
-	} else if p, ok := r.fsys.(Prefetcher); ok && r.rootReal == r.root {
-		hintSkillReads(p, r.entries[i:], r.root)
 	}
 }
 
@@ -607,30 +640,50 @@ func compareS15(nameA, fileA, nameB, fileB string) int {
 	return strings.Compare(fileA, fileB)
 }
 
-// hintSkillReads tells p of the checked reads scanRoot is about to make
-// (SPEC S44 through [Prefetcher]): the SKILL.md of each plain folder in
-// entries, under a root whose realpath is itself, with the buffer
-// readSkillHead reads a head into first. One read is no hint.
-func hintSkillReads(p Prefetcher, entries []DirEntry, root string) {
+// hintSkillReads tells p of the checked reads the scans of roots are
+// about to make, in the order they make them (SPEC S44 through
+// [Prefetcher]): the SKILL.md of each plain folder of each root whose
+// realpath is itself, with the buffer readSkillHead reads a head into
+// first. One hint names them all: a new hint replaces the last, and a hint
+// per root left the host's reader idle between roots (issue 13). One read
+// is no hint.
+func hintSkillReads(p Prefetcher, roots []*rootScan) {
 	const name = "/SKILL.md\x00"
 	n, reads := 0, 0
-	for _, e := range entries {
-		if e.Type == TypeDir && !strings.HasPrefix(e.Name, ".") {
-			n += len(root) + 1 + len(e.Name) + len(name)
-			reads++
+	for _, r := range roots {
+		if r == nil || !r.hinted() {
+			continue
+		}
+		for _, e := range r.entries {
+			if e.Type == TypeDir && !strings.HasPrefix(e.Name, ".") {
+				n += len(r.root) + 1 + len(e.Name) + len(name)
+				reads++
+			}
 		}
 	}
 	if reads < 2 {
 		return
 	}
 	paths, at := make([]byte, n), 0
-	for _, e := range entries {
-		if e.Type == TypeDir && !strings.HasPrefix(e.Name, ".") {
-			at += copy(paths[at:], root)
-			paths[at] = '/'
-			at += 1 + copy(paths[at+1:], e.Name)
-			at += copy(paths[at:], name)
+	for _, r := range roots {
+		if r == nil || !r.hinted() {
+			continue
+		}
+		for _, e := range r.entries {
+			if e.Type == TypeDir && !strings.HasPrefix(e.Name, ".") {
+				at += copy(paths[at:], r.root)
+				paths[at] = '/'
+				at += 1 + copy(paths[at+1:], e.Name)
+				at += copy(paths[at:], name)
+			}
 		}
 	}
 	p.PrefetchWithin(paths, headFirstRead)
+}
+
+// hinted reports whether the root's plain SKILL.md reads are checked
+// against their own paths (its realpath is itself), which is what a hint
+// names.
+func (r *rootScan) hinted() bool {
+	return r.plain > 0 && r.rootRealOK && r.rootReal == r.root
 }

@@ -519,8 +519,8 @@ const IN_FLIGHT_MS = 50;
 /**
  * The worker's loop from a hint message on: read it ahead, then wait on
  * the bell for the next one and take it from the port directly
- * (receiveMessageOnPort), for IDLE_MS after the last: the hints of one
- * discovery (one per skills root) and of calls in a row then start in
+ * (receiveMessageOnPort), for IDLE_MS after the last: the hints of calls
+ * in a row (a discovery sends one for all its roots) then start in
  * microseconds, where a message through the event loop took milliseconds.
  * The bell counts the hints sent and io.received the ones taken: a bell
  * rung before its message has reached the port (under Deno it often has)
