@@ -80,7 +80,7 @@ func allocated() uint64 {
 // optimise, as the loops of readmemstats_m and procresize soon ask for)
 // for a first call on a small workspace (issue 10). Below the gate a call
 // cannot have allocated anything near gcAfter: a discovery allocates about
-// 0.6 bytes per byte of traffic.
+// 0.8 bytes per byte of traffic.
 const readGate = 1 << 20
 
 var (
@@ -194,15 +194,26 @@ var pacingOff bool
 func largeCall() {
 	if pacingOff {
 		collectInCall()
-	} else {
-		debug.SetGCPercent(-1)
-		pacingOff = true
+		armLargeCall(readGate)
+		return
 	}
-	armLargeCall(readGate)
+	debug.SetGCPercent(-1)
+	pacingOff = true
+	armLargeCall(firstReadGate)
 }
 
 // armLargeCall makes largeCall run after gate more of traffic.
 func armLargeCall(gate uint64) { fsys.OnTraffic(fsys.Traffic()+gate, largeCall) }
+
+// firstReadGate is the traffic, after largeGate, before a large call
+// first reads allocated (collectInCall). Until then it cannot have
+// allocated collectEvery: a discovery allocates about 0.8 bytes per byte of
+// traffic (1,000 skills: 3.7 MB for 4.7 MB read). Each reading stops the
+// world, and on a fresh instance V8 compiles the runtime code for that
+// (about 40 KB: procresize, readmemstats_m, stopTheWorldWithSema) for the
+// first time: at readGate, a one-shot discovery of 1,000 skills read it
+// four times, to learn each time that no collection was due (issue 10).
+const firstReadGate = 8 << 20
 
 // largeGate is the traffic after which a call is a large one (largeCall):
 // early enough that the first discovery of a fresh instance, whose heap
