@@ -155,10 +155,11 @@ const bytesOf = (s) => (typeof s === 'string' ? encoder.encode(s) : s);
  * @param {() => WebAssembly.Memory} memory
  * @param {(path: Uint8Array, text: Uint8Array) => Uint8Array} parseFrontmatter
  * @param {((data: Uint8Array) => Uint8Array | null) | null} [sha256]
- * @param {import('./prefetch.js').Prefetcher | null} [prefetcher] reads ahead
- *   on prefetch_within's hints (fs is then the runtime's default filesystem)
+ * @param {() => import('./prefetch.js').Prefetcher | null} [readAhead] the
+ *   read-ahead on prefetch_within's hints, once there is one (fs is then the
+ *   runtime's default filesystem)
  */
-function hostImports(fs, memory, parseFrontmatter, sha256 = null, prefetcher = null) {
+function hostImports(fs, memory, parseFrontmatter, sha256 = null, readAhead = () => null) {
   /** @type {ArrayBuffer | null} */
   let buf = null;
   /** @type {Uint8Array} */
@@ -355,6 +356,7 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, prefetcher = n
       try {
         enter('read_file_within', p, n, ptr, cap, outLen);
         if (wp + wn > u8.length) throw new GuestFault('read_file_within', 'within', wp, wn, u8.length);
+        const prefetcher = readAhead();
         if (prefetcher) {
           // Read ahead by the worker, when a hint listed exactly this read
           // (prefetch.js); -1: read it here.
@@ -401,6 +403,7 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, prefetcher = n
       (p >>>= 0), (n >>>= 0), (cap >>>= 0);
       refresh();
       if (p + n > u8.length) throw new GuestFault('prefetch_within', 'list', p, n, u8.length);
+      const prefetcher = readAhead();
       if (prefetcher) prefetcher.hint(u8.slice(p, p + n), cap);
       return 0;
     },
@@ -532,7 +535,7 @@ export class Engine {
     this.randomFill = opts.randomFill ?? null;
     /** @type {Promise<unknown>} */
     this.tail = Promise.resolve();
-    /** @type {{exports: any, memory: WebAssembly.Memory} | null} */
+    /** @type {{exports: any, memory: WebAssembly.Memory, readAhead: boolean} | null} */
     this.inst = null;
     this.instances = 0;
     this.calls = 0;
@@ -551,13 +554,10 @@ export class Engine {
       if (this.onStderr) this.onStderr(text);
     }, this.randomFill);
     // The read-ahead only over the default filesystem, not once a watch
-    // has put its recording filesystem in its place (index.js).
-    let prefetcher = null;
-    if (this.workerThreads && this.fs === this.prefetchFS) {
-      const { Prefetcher } = await import('./prefetch.js');
-      prefetcher = this.prefetcher ??= new Prefetcher(this.workerThreads, { fs: this.prefetchFS });
-    }
-    const host = hostImports(this.fs, mem, (path, text) => this.parseFrontmatter(path, text), this.sha256, prefetcher);
+    // has put its recording filesystem in its place (index.js); it is
+    // made after the engine's first call (callNow).
+    const readAhead = !!this.workerThreads && this.fs === this.prefetchFS;
+    const host = hostImports(this.fs, mem, (path, text) => this.parseFrontmatter(path, text), this.sha256, readAhead ? () => this.prefetcher : undefined);
     /** @type {Record<string, Record<string, Function>>} */
     const imports = { [WASI_MODULE]: {}, [HOST_MODULE]: {} };
     for (const imp of WebAssembly.Module.imports(module)) {
@@ -586,7 +586,7 @@ export class Engine {
       throw new SkilldexError('ABI_MISMATCH', `bad binary: the module speaks skilldex ABI ${v}, this host ${ABI_VERSION}`);
     }
     this.instances++;
-    return { exports: ex, memory: /** @type {WebAssembly.Memory} */ (memory) };
+    return { exports: ex, memory: /** @type {WebAssembly.Memory} */ (memory), readAhead };
   }
 
   /**
@@ -766,6 +766,13 @@ export class Engine {
    */
   async callNow(request, as) {
     this.inst ??= await this.instantiate();
+    if (this.inst.readAhead && !this.prefetcher && this.calls > 0) {
+      // From the engine's second call on: a process that makes one call
+      // (a script, the CLI) never loads prefetch.js (issue 10), and the
+      // worker never started in a first call anyway (prefetch.js).
+      const { Prefetcher } = await import('./prefetch.js');
+      this.prefetcher ??= new Prefetcher(/** @type {() => typeof import('node:worker_threads')} */ (this.workerThreads), { fs: this.prefetchFS ?? undefined, startAfterCalls: 0 });
+    }
     const { exports: ex, memory } = this.inst;
     const req = encoder.encode(request);
     this.calls++;

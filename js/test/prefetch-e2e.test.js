@@ -98,6 +98,27 @@ test('the conformance corpus answers the same with and without the read-ahead (S
   }
 });
 
+// A process that makes one call (a script, the CLI) never loads
+// prefetch.js: the engine makes its read-ahead at its second call, the
+// first whose hints may start the worker (issue 10).
+test('the read-ahead is made at the engine\'s second call, not before', async () => {
+  const { Engine } = await import('../src/engine.js');
+  const { defaultFileSystem, workerThreads, loadWasmSync, wasmURL, frontmatterWasmURL } = await import('#platform');
+  const compile = (/** @type {URL} */ url) => new WebAssembly.Module(/** @type {Uint8Array} */ (loadWasmSync(url)));
+  const module = compile(wasmURL);
+  const fm = compile(frontmatterWasmURL);
+  const e = new Engine({ fs: /** @type {any} */ (defaultFileSystem()), module: async () => module, frontmatter: async () => fm, frontmatterSync: () => fm, workerThreads });
+  const request = JSON.stringify({ op: 'discover', ...ctx });
+  try {
+    const first = await e.call(request);
+    assert.equal(e.prefetcher, null, 'a read-ahead after one call');
+    assert.equal(await e.call(request), first);
+    assert.notEqual(e.prefetcher, null, 'no read-ahead at the second call');
+  } finally {
+    await e.close();
+  }
+});
+
 test('a watch reads through its recording filesystem, never ahead', async () => {
   const sk = createSkilldex(ctx);
   try {
