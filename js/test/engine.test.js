@@ -183,6 +183,28 @@ test('a large reply and request do not break later calls', async () => {
 // S54's digest comes from the host's SHA-256 when it has one (wasm/ABI.md#sha256,
 // issue 13), from the module's own when the host declines: the same reply,
 // byte for byte, either way.
+// The platform's SHA-256 (sha256Sync) loads node:crypto only for a reply
+// of 128 KiB or more, and then at once: below that the module's own hash
+// is cheaper than the load, above it the module's is the dearer by far on a
+// fresh instance (issue 10). In a fresh process of the same runtime, since
+// what was loaded is the process's.
+test('sha256Sync: null below 128 KiB until node:crypto is loaded, then SHA-256', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const platform = new URL(globalThis.Deno ? '../src/platform/deno.js' : '../src/platform/node.js', import.meta.url).href;
+  const script = `const { sha256Sync } = await import(${JSON.stringify(platform)});
+    const { createHash } = await import('node:crypto');
+    const hex = (d) => (d === null ? null : Buffer.from(d).toString('hex'));
+    const small = new Uint8Array(100 << 10).fill(7), large = new Uint8Array(128 << 10).fill(9);
+    const got = [hex(sha256Sync(small)), hex(sha256Sync(large)), hex(sha256Sync(small))];
+    const want = [null, createHash('sha256').update(large).digest('hex'), createHash('sha256').update(small).digest('hex')];
+    console.log(JSON.stringify({ got, want }));`;
+  const [exe, ...args] = globalThis.Deno ? [globalThis.Deno.execPath(), 'eval', script] : [process.execPath, '--input-type=module', '-e', script];
+  // Not as a test runner's child (NODE_TEST_CONTEXT), which times itself.
+  const out = execFileSync(exe, args, { encoding: 'utf8', env: { ...process.env, NODE_TEST_CONTEXT: '' } });
+  const { got, want } = JSON.parse(out);
+  assert.deepEqual(got, want);
+});
+
 test('the sha256 import: the host\'s hash or the module\'s, the same reply (S54, S42)', async () => {
   const { Engine } = await import('../src/engine.js');
   const { createHash } = await import('node:crypto');

@@ -64,11 +64,13 @@ export const defaultHome = () => os.homedir();
 
 /**
  * The least reply sha256Sync hashes with node:crypto while that is not
- * loaded yet: loading it costs 5-10 ms of CPU, the module's own SHA-256
- * about 1 ms for 256 KiB on a fresh instance. The example workspace's
- * discovery reply is 4.4 KB, a thousand skills' about 1 MB.
+ * loaded yet: loading it costs 5-10 ms of CPU, while the module's own
+ * SHA-256 costs a fresh instance about 40 ms a MiB (V8's baseline code: the
+ * CLI on 1,000 skills, a 1 MB reply, took 35 ms longer with it; issue 10).
+ * The example workspace's discovery reply is 4.4 KB, a thousand skills'
+ * about 1 MB.
  */
-const loadCryptoAt = 256 << 10;
+const loadCryptoAt = 128 << 10;
 
 /** @type {((data: Uint8Array) => Uint8Array) | null} */
 let hash = null;
