@@ -290,6 +290,19 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, readAhead = ()
       (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
       try {
         enter('read_dir', p, n, ptr, cap, outLen);
+        const prefetcher = readAhead();
+        if (prefetcher) {
+          // Listed ahead by the worker, already in this form (prefetch.js
+          // takeDir); null: list it here.
+          const listed = prefetcher.takeDir(u8.subarray(p, p + n));
+          if (listed) {
+            refresh();
+            dv.setUint32(outLen, listed.length, true);
+            if (listed.length > cap) return BUFFER_TOO_SMALL;
+            u8.set(listed, ptr);
+            return 0;
+          }
+        }
         const entries = notPromise(fs.readDir(pathArg(p, n)), 'readDir');
         const names = new Array(entries.length);
         let total = 0;
@@ -786,6 +799,8 @@ export class Engine {
         throw new SkilldexError('BAD_REQUEST', `bad request: ${req.length} bytes is over the module's request limit`);
       }
       new Uint8Array(memory.buffer, ptr, req.length).set(req);
+      // The worker lists the directories this request listed last time (prefetch.js startCall).
+      if (this.prefetcher) this.prefetcher.startCall(request);
       let r;
       try {
         r = ex.skilldex_call(ptr, req.length);

@@ -63,6 +63,26 @@
 // filled only once the cursor has passed record i - slots. A new hint, and
 // the end of the engine's call, cancel the previous hint's remaining work.
 
+// # Listing ahead
+//
+// A discovery lists every skills root before it reads any SKILL.md (core's
+// scanContext), and the worker, which has nothing to read then, lists them
+// instead: at the start of a call whose request the engine made before,
+// the directories that call listed are sent to the worker (startCall),
+// which lists them in that order with the same readDir of the same default
+// filesystem and writes each listing into shared memory already in
+// read_dir's form (wasm/ABI.md#read_dir); the engine's thread, meanwhile
+// collecting the garbage of the call before, then copies each one into
+// guest memory when the engine asks for that directory (takeDir), or lists
+// it itself when the worker has not got to it. Only the list of paths is
+// remembered from a call to the next, never an answer: every listing is
+// made after the call began, as the engine's own would be (results come
+// from this call's reads), and a directory the engine lists that is not on
+// the list, or that the worker could not pass on as it was, is listed
+// inline. Under Deno a listing costs 1.3 us an entry (a 1,000-skill
+// discovery spent 2.5-3 ms of its 30 on its engine's thread listing 18
+// directories; issue 13).
+
 /**
  * minRecords: a hint with fewer records than this is not read ahead (the
  * worker is not worth it). Tests lower it to read the small workspaces of
@@ -78,6 +98,23 @@ const ARENA_BYTES = 16 << 20;
 
 /** How many buffers of past hints are kept for reuse (Prefetcher.reuse). */
 const POOL = 3;
+
+/** A listing job of fewer directories than this is not sent (the worker is not worth waking). */
+const MIN_DIRS = 4;
+
+/** Requests whose directories are remembered (startCall), the most recent ones. */
+const KEEP_REQUESTS = 4;
+
+/**
+ * How long the engine's thread waits for a listing the worker is making
+ * before it lists the directory itself (a listing of a hundred entries
+ * takes Deno 0.1-0.3 ms; a worker the system has descheduled may take
+ * milliseconds).
+ */
+const DIR_SPIN_MS = 0.5;
+
+/** read_dir's entry types (wasm/ABI.md#read_dir; engine.js TYPE). */
+const DIR_TYPE = /** @type {Record<string, number>} */ ({ other: 0, file: 1, dir: 2, symlink: 3 });
 
 /**
  * How long the main thread spins on a read the worker is making, when it
@@ -96,6 +133,7 @@ const TAKEN = 3;
 const CANCEL = 0; // 1: the hint is superseded; the worker stops
 const FINISHED = 4; // the worker has left this hint: its buffer may be reused
 const CURSOR = 5; // the main thread's cursor: it takes no record before it
+const NEED = 6; // a listing job: the data bytes its listings needed, when they did not all fit
 const CONTROL_WORDS = 8;
 
 /**
@@ -195,6 +233,38 @@ class Hint {
 }
 
 /**
+ * The shared buffer's layout of a listing job of count directories whose
+ * paths take listLen bytes (a hint list) and dataLen bytes for their
+ * listings: for each directory its state (Int32), where its listing starts
+ * in the data (Int32) and its result (Float64: the listing's size in
+ * read_dir's form, or -1 - a code's index in CODES, or REDO).
+ * @param {number} count @param {number} listLen @param {number} dataLen
+ */
+export function dirLayout(count, listLen, dataLen) {
+  const states = CONTROL_WORDS * 4;
+  const starts = states + count * 4;
+  const results = (starts + count * 4 + 7) & ~7;
+  const list = results + count * 8;
+  const data = list + listLen;
+  return { states, starts, results, list, data, bytes: data + dataLen };
+}
+
+/**
+ * One listing job as both threads see it: views over one SharedArrayBuffer.
+ */
+class DirJob {
+  /** @param {SharedArrayBuffer} sab @param {number} count @param {number} listLen */
+  constructor(sab, count, listLen) {
+    const at = dirLayout(count, listLen, 0);
+    this.ctrl = new Int32Array(sab, 0, CONTROL_WORDS);
+    this.states = new Int32Array(sab, at.states, count);
+    this.starts = new Int32Array(sab, at.starts, count);
+    this.results = new Float64Array(sab, at.results, count);
+    this.data = new Uint8Array(sab, at.data);
+  }
+}
+
+/**
  * The read-ahead of one engine.
  */
 export class Prefetcher {
@@ -221,7 +291,18 @@ export class Prefetcher {
     this.current = null;
     /** @type {{sab: SharedArrayBuffer, ctrl: Int32Array}[]} the buffers of the last hints, reused once the worker has left them */
     this.pool = [];
-    this.stats = { hints: 0, served: 0, inline: 0, waits: 0, helped: 0 };
+    this.stats = { hints: 0, served: 0, inline: 0, waits: 0, helped: 0, listed: 0 };
+    /** @type {Map<string, Uint8Array[]>} the directories each recent request listed, in order (startCall) */
+    this.dirsOf = new Map();
+    /** @type {Uint8Array[] | null} the directories the running call lists, or null outside a call */
+    this.dirLog = null;
+    this.callKey = '';
+    /** @type {{job: DirJob, records: Uint8Array[], cursor: number} | null} the running call's listing job */
+    this.dirs = null;
+    /** @type {{sab: SharedArrayBuffer, ctrl: Int32Array} | null} the last listing job's buffer, reused once the worker has left it */
+    this.dirBuffer = null;
+    /** the data bytes a listing job asks for (what the last one needed, when its listings did not fit) */
+    this.dirData = 256 << 10;
   }
 
   /** Start the worker, unless it runs (or could not be started). */
@@ -265,6 +346,7 @@ export class Prefetcher {
    */
   hint(list, cap) {
     this.cancel();
+    this.cancelDirs(); // the engine lists no more: it reads
     if (this.broken || cap > MAX_SLOT || (!this.worker && this.callsEnded < this.startAfterCalls)) return;
     if (countRecords(list) < tuning.minRecords) return;
     const records = parseHint(list);
@@ -427,13 +509,113 @@ export class Prefetcher {
   /** The engine's call has ended: its hint's remaining reads are dropped. */
   endCall() {
     this.cancel();
+    this.cancelDirs();
+    const log = this.dirLog;
+    this.dirLog = null;
+    if (log) {
+      this.dirsOf.delete(this.callKey);
+      if (log.length >= MIN_DIRS) {
+        this.dirsOf.set(this.callKey, log);
+        if (this.dirsOf.size > KEEP_REQUESTS) this.dirsOf.delete(/** @type {string} */ (this.dirsOf.keys().next().value));
+      }
+    }
     this.callsEnded++;
+  }
+
+  /**
+   * A call begins (request: its text, the key of the directories it
+   * listed last time): when the worker runs and the same request listed
+   * MIN_DIRS directories or more last time, the worker lists them now, in
+   * that order (listAhead); the call's own listings are recorded for the
+   * next (takeDir).
+   * @param {string} request
+   */
+  startCall(request) {
+    this.cancelDirs();
+    this.dirLog = [];
+    this.callKey = request;
+    const paths = this.dirsOf.get(request);
+    if (!paths || !this.worker || this.broken || !this.port) return;
+    let listLen = 0;
+    for (const p of paths) listLen += p.length + 1;
+    const at = dirLayout(paths.length, listLen, this.dirData);
+    const b = this.dirBuffer;
+    let sab;
+    if (b && b.sab.byteLength >= at.bytes && Atomics.load(b.ctrl, FINISHED) === 1) {
+      sab = b.sab;
+      new Int32Array(sab, 0, at.starts >> 2).fill(0); // the control words and the states
+    } else {
+      sab = new SharedArrayBuffer(2 ** Math.ceil(Math.log2(at.bytes)));
+    }
+    const list = new Uint8Array(sab, at.list, listLen);
+    let k = 0;
+    for (const p of paths) {
+      list.set(p, k);
+      list[k + p.length] = 0;
+      k += p.length + 1;
+    }
+    const job = new DirJob(sab, paths.length, listLen);
+    this.dirBuffer = { sab, ctrl: job.ctrl };
+    this.dirs = { job, records: paths, cursor: 0 };
+    this.port.postMessage({ dirs: paths.length, sab, listAt: at.list, listLen });
+    Atomics.add(this.bell, 0, 1);
+    Atomics.notify(this.bell, 0);
+  }
+
+  /** Drop the running call's listing job: the worker stops listing for it. */
+  cancelDirs() {
+    const d = this.dirs;
+    if (!d) return;
+    this.dirs = null;
+    Atomics.store(d.job.ctrl, CANCEL, 1);
+    const need = Atomics.load(d.job.ctrl, NEED);
+    if (need > 0) this.dirData = Math.max(this.dirData, need);
+  }
+
+  /**
+   * read_dir's answer from the listing job: the directory's listing in
+   * read_dir's form (a view of shared memory, to be copied at once), or
+   * null when the caller must list it itself: it is not on the job's list
+   * at or after the last one taken, or the worker has not listed it in
+   * time, or could not pass its result on. An error the worker's listing
+   * ended in is thrown with its code. Every directory asked for is
+   * recorded for the same request's next call.
+   * @param {Uint8Array} path
+   * @returns {Uint8Array | null}
+   */
+  takeDir(path) {
+    if (this.dirLog && this.dirLog.length < 1024) this.dirLog.push(path.slice());
+    const d = this.dirs;
+    if (!d) return null;
+    let j = d.cursor;
+    while (j < d.records.length && !sameBytes(d.records[j], path)) j++;
+    if (j >= d.records.length) return null;
+    d.cursor = j; // not past it: read_dir asks again with a larger buffer when the listing did not fit
+    const { states, results, starts, data } = d.job;
+    let s = Atomics.compareExchange(states, j, UNCLAIMED, TAKEN);
+    if (s === READING) {
+      const until = performance.now() + DIR_SPIN_MS;
+      while ((s = Atomics.load(states, j)) === READING && performance.now() < until);
+    }
+    if (s !== DONE) return null;
+    const r = results[j];
+    if (r >= 0) {
+      this.stats.listed++;
+      return data.subarray(starts[j], starts[j] + r);
+    }
+    const code = CODES[-1 - r];
+    if (r === REDO || code === undefined) return null;
+    this.stats.listed++;
+    throw Object.assign(new Error(`${code}: listed ahead`), { code });
   }
 
   /** End the worker (a later hint starts a new one). */
   close() {
     this.cancel();
+    this.cancelDirs();
     this.pool = [];
+    this.dirsOf.clear();
+    this.dirBuffer = null;
     const w = this.worker;
     this.worker = null;
     this.broken = false;
@@ -510,6 +692,87 @@ export function readAhead(fs, m) {
   }
 }
 
+/**
+ * entries (a readDir's answer) in read_dir's form (wasm/ABI.md#read_dir:
+ * each a type byte, the name's length as a little-endian u32 and its
+ * bytes, as engine.js writes them) into data from at on; the bytes
+ * written, or -1 when they do not fit.
+ * @param {any} entries @param {Uint8Array} data @param {number} at @param {TextEncoder} enc
+ */
+function encodeListing(entries, data, at, enc) {
+  let k = at;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    if (k + 5 > data.length) return -1;
+    const name = e.name;
+    let len;
+    if (typeof name === 'string') {
+      const r = enc.encodeInto(name, data.subarray(k + 5));
+      if (r.read < name.length) return -1;
+      len = r.written;
+    } else {
+      if (k + 5 + name.length > data.length) return -1;
+      data.set(name, k + 5);
+      len = name.length;
+    }
+    data[k] = DIR_TYPE[e.type] ?? 0;
+    data[k + 1] = len & 0xff;
+    data[k + 2] = (len >>> 8) & 0xff;
+    data[k + 3] = (len >>> 16) & 0xff;
+    data[k + 4] = len >>> 24;
+    k += 5 + len;
+  }
+  return k - at;
+}
+
+/**
+ * The worker's side of a listing job (Prefetcher.startCall): list each
+ * directory nobody has claimed, in order, with fs.readDir, into the job's
+ * data in read_dir's form, until the last or the job is cancelled. A
+ * listing that does not fit in what is left of the data is left to the
+ * engine's thread (REDO), and the room it needed noted (NEED) for the
+ * next job.
+ * @param {{readDir?: (path: any) => any}} fs
+ * @param {{dirs: number, sab: SharedArrayBuffer, listAt: number, listLen: number}} m
+ */
+export function listAhead(fs, m) {
+  const records = /** @type {Uint8Array[]} */ (parseHint(new Uint8Array(m.sab, m.listAt, m.listLen).slice()));
+  const job = new DirJob(m.sab, m.dirs, m.listLen);
+  const { ctrl, states, starts, results, data } = job;
+  const enc = new TextEncoder();
+  let at = 0;
+  try {
+    for (let i = 0; i < records.length; i++) {
+      if (Atomics.load(ctrl, CANCEL) === 1) return;
+      if (Atomics.compareExchange(states, i, UNCLAIMED, READING) !== UNCLAIMED) continue;
+      let result = REDO;
+      try {
+        if (typeof fs.readDir === 'function') {
+          const n = encodeListing(fs.readDir(records[i]), data, at, enc);
+          if (n >= 0) {
+            starts[i] = at;
+            result = n;
+            at += n;
+          } else {
+            Atomics.store(ctrl, NEED, Math.min(2 * data.length, 1 << 30)); // twice the room next time
+          }
+        }
+      } catch (e) {
+        const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
+        const k = typeof code === 'string' ? CODES.indexOf(code) : -1;
+        if (k >= 0 && code !== 'EIO') result = -1 - k;
+      }
+      results[i] = result;
+      Atomics.store(states, i, DONE);
+    }
+  } finally {
+    Atomics.store(ctrl, FINISHED, 1);
+  }
+}
+
+/** A message to the worker: a listing job (listAhead) or a hint (readAhead). */
+const runJob = (/** @type {any} */ fs, /** @type {any} */ m) => (m.dirs ? listAhead(fs, m) : readAhead(fs, m));
+
 /** How long the worker waits on the bell for the next hint before it goes back to its event loop. */
 const IDLE_MS = 500;
 
@@ -531,11 +794,11 @@ const IN_FLIGHT_MS = 50;
  * @param {Parameters<typeof readAhead>[0]} fs
  * @param {{port: import('node:worker_threads').MessagePort, bell: Int32Array,
  *   receiveMessageOnPort: typeof import('node:worker_threads').receiveMessageOnPort, received: number}} io
- * @param {Parameters<typeof readAhead>[1]} first
+ * @param {Parameters<typeof readAhead>[1] | Parameters<typeof listAhead>[1]} first
  */
 export function readAheadLoop(fs, io, first) {
   io.received++;
-  readAhead(fs, first);
+  runJob(fs, first);
   let inFlightSince = -1;
   for (;;) {
     const rung = Atomics.load(io.bell, 0);
@@ -543,7 +806,7 @@ export function readAheadLoop(fs, io, first) {
     if (next) {
       io.received++;
       inFlightSince = -1;
-      readAhead(fs, next.message);
+      runJob(fs, next.message);
       continue;
     }
     if (rung - io.received > 0) {

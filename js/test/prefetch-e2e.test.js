@@ -55,6 +55,43 @@ test('discover over the default filesystem reads ahead and answers byte for byte
   }
 });
 
+// The worker also lists ahead the directories a request listed the last
+// time (prefetch.js startCall): each listing is made during the call, so a
+// tree that changes between calls (a root appears, a skill goes, the root
+// goes again) is seen as a discovery without the worker sees it.
+test('directories listed ahead answer as the engine\'s own listings while the tree changes between calls (S42)', async () => {
+  const w = generate(150);
+  const c = { cwd: w.cwd, home: w.home, options: w.options };
+  const ahead = createSkilldex(c);
+  const inline = createSkilldex({ fs: createNodeFS(fs), ...c });
+  const fresh = path.join(w.cwd, '.agents', 'skills'); // a root the workspace does not have
+  const gone = path.join(w.roots[1], fs.readdirSync(w.roots[1]).sort()[3]);
+  const steps = [
+    () => {},
+    () => {
+      fs.mkdirSync(path.join(fresh, 'fresh-skill'), { recursive: true });
+      fs.writeFileSync(path.join(fresh, 'fresh-skill', 'SKILL.md'), '---\nname: fresh-skill\ndescription: appeared between calls\n---\n');
+    },
+    () => fs.rmSync(gone, { recursive: true, force: true }),
+    () => fs.rmSync(path.join(w.cwd, '.agents'), { recursive: true, force: true }),
+  ];
+  try {
+    await untilServed(ahead, () => ahead.discover().then(() => {}));
+    for (const [i, step] of steps.entries()) {
+      step();
+      for (let k = 0; k < 3; k++) {
+        const got = JSON.stringify(await ahead.discover());
+        assert.equal(got, JSON.stringify(await inline.discover()), `step ${i}, call ${k}`);
+        assert.equal(got.includes('"fresh-skill"'), i === 1 || i === 2, `step ${i}, call ${k}`);
+      }
+    }
+  } finally {
+    await ahead.close();
+    await inline.close();
+    fs.rmSync(w.dir, { recursive: true, force: true });
+  }
+});
+
 // The corpus with every hint read ahead (one record is enough here): the
 // tree under a temporary directory, the request's paths moved there, the
 // reply of the default filesystem with the read-ahead against that of the

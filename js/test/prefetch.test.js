@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { defaultFileSystem, workerThreads } from '#platform';
-import { Prefetcher, parseHint, readAheadLoop, CODES } from '../src/prefetch.js';
+import { Prefetcher, parseHint, readAheadLoop, listAhead, CODES } from '../src/prefetch.js';
 import { hintList } from './prefetch-list.js';
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-prefetch-')));
@@ -206,6 +206,103 @@ function idlePrefetcher(fs) {
   const idle = () => ({ Worker: class { unref() {} on() {} terminate() { return Promise.resolve(0); } }, MessageChannel: class { port1 = port; port2 = port; } });
   return { pf: new Prefetcher(/** @type {any} */ (idle), { startAfterCalls: 0, fs }), posted };
 }
+
+/**
+ * A listing in read_dir's form (wasm/ABI.md#read_dir): each entry's type,
+ * its name's length (u32, little-endian) and its bytes.
+ * @param {{name: string | Uint8Array, type: string}[]} entries
+ */
+function readDirForm(entries) {
+  const types = /** @type {Record<string, number>} */ ({ other: 0, file: 1, dir: 2, symlink: 3 });
+  /** @type {number[]} */
+  const out = [];
+  for (const e of entries) {
+    const name = bytesOf(e.name);
+    out.push(types[e.type], name.length & 0xff, (name.length >> 8) & 0xff, (name.length >> 16) & 0xff, name.length >>> 24, ...name);
+  }
+  return new Uint8Array(out);
+}
+
+test('a call lists ahead the directories its request listed the last time, each listing made in this call and written as read_dir writes it', () => {
+  const fsys = /** @type {any} */ (defaultFileSystem());
+  const base = path.join(tmp, 'dirs');
+  const d0 = path.join(base, 'd0');
+  const d1 = path.join(base, 'd1');
+  const d2 = path.join(base, 'd2');
+  fs.mkdirSync(path.join(d0, 'x'), { recursive: true });
+  fs.writeFileSync(path.join(d0, 'f.md'), 'f');
+  fs.symlinkSync('x', path.join(d0, 'l'));
+  fs.mkdirSync(Buffer.concat([Buffer.from(d0 + '/'), Buffer.from([0x6e, 0xff])])); // a name that is not UTF-8
+  fs.mkdirSync(d1);
+  for (let i = 0; i < 50; i++) fs.mkdirSync(path.join(d2, `skill-${i}-réglé`), { recursive: true });
+  fs.writeFileSync(path.join(base, 'file'), 'not a directory');
+  const dirs = [d0, d1, d2, path.join(base, 'missing'), path.join(base, 'file')].map((p) => enc.encode(p));
+
+  const { pf, posted } = idlePrefetcher();
+  pf.start();
+  // The first call lists inline and is remembered.
+  pf.startCall('request');
+  assert.equal(posted.length, 0, 'nothing to list ahead yet');
+  for (const p of dirs) assert.equal(pf.takeDir(p), null);
+  pf.endCall();
+  // The tree changes between the calls: the next one sees the change.
+  fs.mkdirSync(path.join(d0, 'added'));
+  pf.startCall('request');
+  assert.equal(posted.length, 1);
+  listAhead(fsys, posted[0]); // as the worker would
+  for (const p of dirs) {
+    /** @type {any} */
+    let want;
+    try {
+      want = readDirForm(fsys.readDir(p));
+    } catch (e) {
+      want = /** @type {any} */ (e).code;
+    }
+    /** @type {any} */
+    let got;
+    try {
+      got = pf.takeDir(p);
+      assert.ok(got, `${p}: not listed ahead`);
+      got = new Uint8Array(got);
+      // The same listing again: read_dir asks again when its buffer was too small.
+      assert.deepEqual(new Uint8Array(/** @type {Uint8Array} */ (pf.takeDir(p))), got);
+    } catch (e) {
+      got = /** @type {any} */ (e).code;
+    }
+    assert.deepEqual(got, want, Buffer.from(p).toString());
+    if (p === dirs[0]) assert.ok(Buffer.from(got).includes('added'), 'a listing of this call, not of the last');
+  }
+  assert.equal(pf.takeDir(enc.encode(path.join(base, 'elsewhere'))), null, 'a directory not on the list');
+  pf.endCall();
+  assert.equal(pf.takeDir(dirs[0]), null, 'no listing outside its call');
+  // Another request lists inline.
+  pf.startCall('another request');
+  assert.equal(posted.length, 1);
+  pf.endCall();
+  // A directory the engine's thread gets to first is its own: the worker skips it.
+  pf.startCall('request');
+  assert.equal(pf.takeDir(dirs[0]), null);
+  listAhead(fsys, posted[1]);
+  assert.equal(pf.takeDir(dirs[0]), null, 'taken by the engine\'s thread: listed there');
+  assert.ok(pf.takeDir(dirs[1]), 'the next one listed ahead');
+  for (const p of dirs.slice(2)) {
+    try {
+      pf.takeDir(p); // asked for, so on the next call's list
+    } catch {
+      // listed ahead, with an error
+    }
+  }
+  pf.endCall();
+  // A listing that does not fit in the job's data is left to the engine's thread, and the next job has room for it.
+  pf.dirData = 64;
+  pf.dirBuffer = null; // a new buffer of that size, not the last one
+  pf.startCall('request');
+  listAhead(fsys, posted[2]);
+  assert.ok(pf.takeDir(dirs[0]) && pf.takeDir(dirs[1]));
+  assert.equal(pf.takeDir(dirs[2]), null, 'too large for the data left');
+  pf.endCall();
+  assert.ok(pf.dirData > 64);
+});
 
 test('while the worker reads the record the engine needs, the engine\'s thread reads the next ones for it', () => {
   const fsys = /** @type {any} */ (defaultFileSystem());
