@@ -2,6 +2,8 @@ package core_test
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -623,6 +625,50 @@ func TestErrorCode_unknownCodes(t *testing.T) {
 	} {
 		if got := core.ErrorCode(&core.PathError{Op: "stat", Path: "/x", Code: code}); got != want {
 			t.Errorf("ErrorCode(%q) = %q, want %q", code, got, want)
+		}
+	}
+}
+
+// asPathError is an error type whose As method (not its chain) yields a
+// *PathError, as errors.As allows.
+type asPathError struct{ code string }
+
+func (e asPathError) Error() string { return "as " + e.code }
+
+func (e asPathError) As(target any) bool {
+	if p, ok := target.(**core.PathError); ok {
+		*p = &core.PathError{Op: "stat", Path: "/as", Code: e.code}
+		return true
+	}
+	return false
+}
+
+// TestErrorCode_wrapped: ErrorCode finds a *PathError wherever errors.As
+// would (wrapped by %w, in a Join, behind an As method), with the code
+// errors.As's gives; the engine walks the chain itself rather than through
+// reflection (issue 10).
+func TestErrorCode_wrapped(t *testing.T) {
+	enoent := &core.PathError{Op: "readDir", Path: "/r", Code: core.ENOENT}
+	eacces := &core.PathError{Op: "lstat", Path: "/s", Code: core.EACCES}
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{
+		{"bare", enoent},
+		{"wrapped twice", fmt.Errorf("scan: %w", fmt.Errorf("list: %w", enoent))},
+		{"joined, the first path error in order", errors.Join(errors.New("other"), eacces, enoent)},
+		{"joined inside a wrap", fmt.Errorf("x: %w", errors.Join(errors.New("a"), fmt.Errorf("b: %w", eacces)))},
+		{"an As method", fmt.Errorf("w: %w", asPathError{core.ELOOP})},
+		{"no path error", fmt.Errorf("w: %w", errors.New("plain"))},
+		{"an unknown code", fmt.Errorf("w: %w", &core.PathError{Op: "stat", Path: "/x", Code: "EBUSY"})},
+	} {
+		want := core.EIO
+		var pe *core.PathError
+		if errors.As(tc.err, &pe) && pe.Code != "EBUSY" {
+			want = pe.Code
+		}
+		if got := core.ErrorCode(tc.err); got != want {
+			t.Errorf("%s: ErrorCode = %q, want %q (errors.As)", tc.name, got, want)
 		}
 	}
 }

@@ -1,7 +1,5 @@
 package core
 
-import "errors"
-
 // FileType is what a filesystem entry is, as lstat or stat reports it (SPEC S2).
 type FileType uint8
 
@@ -128,11 +126,43 @@ func ErrorCode(err error) string {
 	if err == nil {
 		return ""
 	}
-	var pe *PathError
-	if errors.As(err, &pe) && knownCode(pe.Code) {
+	if pe := findPathError(err); pe != nil && knownCode(pe.Code) {
 		return pe.Code
 	}
 	return EIO
+}
+
+// findPathError is errors.As(err, &pe) for a *PathError: the first in err's
+// tree, depth first (Unwrap() error and Unwrap() []error), or nil. Written
+// out because errors.As reaches the target through reflection, whose code
+// (about 17 KB of wasm) V8 compiled for a fresh instance's first discovery
+// only for this (issue 10). An error's own As method is honoured as there.
+func findPathError(err error) *PathError {
+	for err != nil {
+		if pe, ok := err.(*PathError); ok {
+			return pe
+		}
+		if x, ok := err.(interface{ As(any) bool }); ok {
+			var pe *PathError
+			if x.As(&pe) {
+				return pe
+			}
+		}
+		switch x := err.(type) {
+		case interface{ Unwrap() error }:
+			err = x.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range x.Unwrap() {
+				if pe := findPathError(e); pe != nil {
+					return pe
+				}
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // IsNotExist reports whether err carries ENOENT.
