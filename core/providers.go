@@ -96,6 +96,12 @@ func codexProvider() provider {
 }
 
 // dirProvider turns a data-only [Provider] into its S16/S17 root list.
+//
+// Not inlined: inlined at each of its call sites, it made a copy of its
+// closure for each (four of 3.2 KB of wasm, every one of which a fresh
+// instance's first discovery had V8 compile; issue 10).
+//
+//go:noinline
 func dirProvider(p Provider) provider {
 	name := p.DisplayName
 	if name == "" {
