@@ -37,10 +37,17 @@ func applyReplyBudget(res *Result) {
 	if resultBound(res) <= MaxReplyBytes {
 		return // the usual case, known without measuring every string's escapes
 	}
-	size := resultSize(res)
-	if size <= MaxReplyBytes {
-		return
+	if size := resultSize(res); size > MaxReplyBytes {
+		cutToBudget(res, size)
 	}
+}
+
+// cutToBudget takes the steps above from a reply of size bytes. A function
+// of its own, so that the usual discovery, which never takes them, does not
+// have V8 compile them (6 KB of wasm; issue 10).
+//
+//go:noinline
+func cutToBudget(res *Result, size int) {
 	warn := func(n int, what string) {
 		res.Warnings = append(res.Warnings, Warning{"", "The skills found would make a reply over 64 MiB: " +
 			strconv.Itoa(n) + " " + what + " (S45; move large or generated skills out of the project)"})
