@@ -86,8 +86,9 @@ func scanContext(fsys FS, cwd, home string, opts *Options) (roots []scanned, fou
 	if p, ok := fsys.(Prefetcher); ok {
 		hintRoots(p, roots)
 	}
+	var scratch *scanScratch
 	for i := range roots {
-		found += scanListed(&roots[i])
+		found += scanListed(&roots[i], &scratch)
 	}
 	return roots, found
 }
@@ -128,15 +129,17 @@ func hintRoots(p Prefetcher, roots []scanned) {
 	hintSkillReads(p, listed)
 }
 
-// scanListed scans a listed root and returns how many skills it held.
+// scanListed scans a listed root with the scratch the last scan left (nil
+// for the first), and returns how many skills it held.
 //
 //go:noinline
-func scanListed(r *scanned) int {
+func scanListed(r *scanned, scratch **scanScratch) int {
 	if r.listed == nil {
 		return 0
 	}
+	r.listed.scanScratch = *scratch
 	r.out = r.listed.scan()
-	r.listed = nil
+	*scratch, r.listed = r.listed.scanScratch, nil
 	return len(r.out.skills)
 }
 

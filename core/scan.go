@@ -104,6 +104,9 @@ func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
 //
 //go:noinline
 func (r *rootScan) scan() scanOutcome {
+	if r.scanScratch == nil {
+		r.scanScratch = newScanScratch()
+	}
 	for i := range r.entries {
 		r.entry(i)
 	}
@@ -122,10 +125,9 @@ type rootScan struct {
 	// this is path.Join without its cost. root is "" for "/".
 	root                     string
 	source                   string
-	rootReal                 string          // realpath of the root, computed on first need
-	haveRootReal, rootRealOK bool            // rootRealOK: rootReal is a realpath, not the root as a fallback
-	buf                      []byte          // the read buffer of readSkillHead, reused from file to file
-	fast                     frontmatterJSON // the direct path's buffers, likewise
+	rootReal                 string // realpath of the root, computed on first need
+	haveRootReal, rootRealOK bool   // rootRealOK: rootReal is a realpath, not the root as a fallback
+	*scanScratch                    // set when the scan starts: the last root's, or new
 	// A SKILL.md is read through a check of the file actually opened
 	// (S44, ReadFileWithin): it must lie where its checks allowed, so a
 	// file swapped for a link meanwhile is not read.
@@ -133,8 +135,26 @@ type rootScan struct {
 	trust      []string
 	candidates int
 	plain      int // the plain folders (not links, not dot folders): the SKILL.md reads hintSkillReads names
-	keep       stringArena
 	maps       []Map
+}
+
+// scanScratch is what the scans of a discovery's roots pass on, each to the
+// next (scanContext): buffers reused from file to file and arenas still
+// being filled. One per root left a part-filled chunk or two and a read
+// buffer behind each: about 30 KB a root, in a one-shot process pages of
+// linear memory touched for nothing (issue 10).
+type scanScratch struct {
+	buf  []byte          // the read buffer of readSkillHead
+	fast frontmatterJSON // the direct path's buffers
+	// keep holds the skills' paths and frontmatter JSON: they share a few
+	// allocations (issue 13: each was an allocation a skill in wasm).
+	keep stringArena
+}
+
+func newScanScratch() *scanScratch {
+	s := &scanScratch{keep: stringArena{chunk: 16 << 10}}
+	s.fast.text.chunk = 16 << 10
+	return s
 }
 
 // newRootScan sets up the scan of entries, a root's sorted listing.
@@ -157,11 +177,9 @@ func newRootScan(fsys FS, spec *scanSpec, entries []DirEntry, out scanOutcome) *
 		}
 	}
 	r.out.skills = make([]Skill, 0, r.candidates)
-	// The skills' paths and frontmatter JSON share a few allocations, and
-	// their Maps one (issue 13: each was an allocation a skill in wasm).
-	r.keep = stringArena{chunk: min(r.candidates<<10, 16<<10)}
+	// The skills' Maps share one allocation (issue 13: each was an
+	// allocation a skill in wasm).
 	r.maps = make([]Map, 0, r.candidates)
-	r.fast.text.chunk = 16 << 10
 	return r
 }
 
