@@ -863,6 +863,10 @@ func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
 				if i >= 0 {
 					t.Fatalf("S28: ScanDir(%s) loaded %s, which is no skill with a description", root, s.file)
 				}
+			case w.stands(s) && w.linksOutside(s.file, root, ""): // S43, ScanDir has no scope
+				if i >= 0 {
+					t.Fatalf("S43: ScanDir(%s) loaded %s, which links outside (%s)", root, s.file, w.realpath(s.file))
+				}
 			case w.stands(s):
 				name := s.name
 				if name == "" {
@@ -923,6 +927,10 @@ func (w *fuzzWorld) checkShape(t *testing.T, res *core.Result) {
 		case core.ReasonDisabled, core.ReasonSourceOff, core.ReasonIgnored, core.ReasonNotIncluded:
 			if sh.Winner != "" {
 				t.Fatalf("S27: %+v has a winner", sh)
+			}
+		case core.ReasonLinkOutside: // S43: a SKILL.md whose link leads out of every boundary, not read
+			if sh.Winner != "" || w.realpath(sh.FilePath) == sh.FilePath {
+				t.Fatalf("S43: %+v has a winner, or its SKILL.md is reached through no link", sh)
 			}
 		default:
 			t.Fatalf("S27: unknown reason in %+v", sh)
@@ -991,10 +999,63 @@ func (w *fuzzWorld) checkSkills(t *testing.T, res *core.Result) {
 	}
 }
 
+// linksOutside reports whether file, a SKILL.md found in root, has a
+// realpath outside every S43 boundary: its folder's realpath, the root's,
+// and scope's ("" for none). A linked skill folder brings its SKILL.md's
+// link along: a link that stays inside the folder's own root may still lead
+// outside the root that found the folder.
+func (w *fuzzWorld) linksOutside(file, root, scope string) bool {
+	real := w.realpath(file)
+	if real == file {
+		return false
+	}
+	bounds := []string{w.realpath(path.Dir(file)), w.realpath(root)}
+	if scope != "" {
+		bounds = append(bounds, w.realpath(scope))
+	}
+	for _, b := range bounds {
+		if real == b || strings.HasPrefix(real, strings.TrimSuffix(b, "/")+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// slotLinksOutside is linksOutside for a discovery's slot, with S43's
+// scope of its source: for a plugin its installPath (the root's parent),
+// for a project-level one the repository root when cwd is in one, else the
+// directory whose config folder holds the root; for a user-level one home.
+func (w *fuzzWorld) slotLinksOutside(file string, slot fuzzSlot) bool {
+	scope := w.ctx.home
+	switch {
+	case slot.provider == "claude-plugins":
+		scope = path.Dir(slot.root)
+	case slot.level == "project" && w.ctx.gitDir != "":
+		scope = path.Dir(w.ctx.gitDir)
+	case slot.level == "project":
+		if scope = path.Dir(path.Dir(slot.root)); scope == "/" {
+			scope = ""
+		}
+	}
+	return w.linksOutside(file, slot.root, scope)
+}
+
 // checkFound: the placed skill s, scanned by slot under name, is loaded or
 // shadowed for a reason that holds.
 func (w *fuzzWorld) checkFound(t *testing.T, res *core.Result, s *fuzzSkill, slot fuzzSlot, name string) {
 	t.Helper()
+	if w.slotLinksOutside(s.file, slot) {
+		// S43: not read, so shadowed under its folder's name (a plugin's
+		// prefixed, S20), before the filters.
+		folder := slot.prefix + path.Base(path.Dir(s.file))
+		for _, x := range res.Shadowed {
+			if x.FilePath == s.file && x.Source == slot.source() && x.Name == folder && x.Reason == core.ReasonLinkOutside {
+				return
+			}
+		}
+		t.Fatalf("S43: %s (from %s) links outside every boundary (%s), yet is not shadowed link-outside as %q",
+			s.file, slot.source(), w.realpath(s.file), folder)
+	}
 	want := w.filterReason(name, slot)
 	for _, x := range res.Skills {
 		if x.FilePath == s.file && x.Source == slot.source() && x.Name == name {
