@@ -107,6 +107,9 @@ func (r *rootScan) scan() scanOutcome {
 	if r.scanScratch == nil {
 		r.scanScratch = newScanScratch()
 	}
+	if r.out.skills == nil { // not given a part of a discovery's array (shareSkillStorage)
+		r.out.skills = make([]Skill, 0, r.candidates)
+	}
 	for i := range r.entries {
 		r.entry(i)
 	}
@@ -176,7 +179,6 @@ func newRootScan(fsys FS, spec *scanSpec, entries []DirEntry, out scanOutcome) *
 			}
 		}
 	}
-	r.out.skills = make([]Skill, 0, r.candidates)
 	// The skills' Maps share one allocation (issue 13: each was an
 	// allocation a skill in wasm).
 	r.maps = make([]Map, 0, r.candidates)
