@@ -271,7 +271,7 @@ export class Prefetcher {
   /**
    * @param {() => typeof import('node:worker_threads')} workerThreads loads node:worker_threads (Node, Deno and Bun all have
    *   it, and its Worker can be unref'd in all three)
-   * @param {{startAfterCalls?: number, fs?: {readFileWithin?: (within: any, path: any, buf: Uint8Array) => number}}} [opts]
+   * @param {{startAfterCalls?: number, fs?: {readFileWithin?: (within: any, path: any, buf: Uint8Array) => number, readDir?: (path: any) => any}}} [opts]
    *   startAfterCalls: the engine's calls (endCall) after which a hint may start the worker; fs: the
    *   default filesystem, which the main thread reads the next records ahead with while it waits for the worker
    */
@@ -297,7 +297,7 @@ export class Prefetcher {
     /** @type {Uint8Array[] | null} the directories the running call lists, or null outside a call */
     this.dirLog = null;
     this.callKey = '';
-    /** @type {{job: DirJob, records: Uint8Array[], cursor: number} | null} the running call's listing job */
+    /** @type {{job: DirJob, records: Uint8Array[], cursor: number, own: Map<number, {bytes?: Uint8Array, code?: string} | null>} | null} the running call's listing job */
     this.dirs = null;
     /** @type {{sab: SharedArrayBuffer, ctrl: Int32Array} | null} the last listing job's buffer, reused once the worker has left it */
     this.dirBuffer = null;
@@ -556,7 +556,7 @@ export class Prefetcher {
     }
     const job = new DirJob(sab, paths.length, listLen);
     this.dirBuffer = { sab, ctrl: job.ctrl };
-    this.dirs = { job, records: paths, cursor: 0 };
+    this.dirs = { job, records: paths, cursor: 0, own: new Map() };
     this.port.postMessage({ dirs: paths.length, sab, listAt: at.list, listLen });
     Atomics.add(this.bell, 0, 1);
     Atomics.notify(this.bell, 0);
@@ -593,10 +593,15 @@ export class Prefetcher {
     d.cursor = j; // not past it: read_dir asks again with a larger buffer when the listing did not fit
     const { states, results, starts, data } = d.job;
     let s = Atomics.compareExchange(states, j, UNCLAIMED, TAKEN);
-    if (s === READING) {
-      const until = performance.now() + DIR_SPIN_MS;
-      while ((s = Atomics.load(states, j)) === READING && performance.now() < until);
+    if (s === TAKEN) {
+      // Listed here while waiting for the worker (waitForDir), or inline.
+      const own = d.own.get(j);
+      if (!own) return null;
+      this.stats.listed++;
+      if (own.bytes) return own.bytes;
+      throw Object.assign(new Error(`${own.code}: listed ahead`), { code: own.code });
     }
+    if (s === READING) s = this.waitForDir(d, j);
     if (s !== DONE) return null;
     const r = results[j];
     if (r >= 0) {
@@ -607,6 +612,35 @@ export class Prefetcher {
     if (r === REDO || code === undefined) return null;
     this.stats.listed++;
     throw Object.assign(new Error(`${code}: listed ahead`), { code });
+  }
+
+  /**
+   * Wait until the worker has listed directory j: meanwhile list the next
+   * directories nobody has claimed, here, as the worker would (in the
+   * engine's thread's own memory: the job's data is the worker's), when
+   * there is a filesystem to list them with; then spin for DIR_SPIN_MS.
+   * Its state then: still READING, the caller lists it itself (a
+   * directory of a few thousand entries takes Deno milliseconds: the
+   * engine's thread used to list it a second time while the worker did).
+   * @param {{job: DirJob, records: Uint8Array[], own: Map<number, {bytes?: Uint8Array, code?: string} | null>}} d
+   * @param {number} j
+   */
+  waitForDir(d, j) {
+    const { states } = d.job;
+    const fs = this.fs;
+    if (fs && typeof fs.readDir === 'function') {
+      let k = j + 1;
+      while (Atomics.load(states, j) === READING) {
+        while (k < d.records.length && Atomics.load(states, k) !== UNCLAIMED) k++;
+        if (k >= d.records.length) break;
+        if (Atomics.compareExchange(states, k, UNCLAIMED, TAKEN) !== UNCLAIMED) continue;
+        d.own.set(k, listOwn(fs, d.records[k]));
+      }
+    }
+    const until = performance.now() + DIR_SPIN_MS;
+    let s;
+    while ((s = Atomics.load(states, j)) === READING && performance.now() < until);
+    return s;
   }
 
   /** End the worker (a later hint starts a new one). */
@@ -691,6 +725,33 @@ export function readAhead(fs, m) {
     Atomics.store(ctrl, FINISHED, 1);
   }
 }
+
+/**
+ * The listing of p made on the engine's thread while it waits for the
+ * worker (Prefetcher.waitForDir), in read_dir's form in memory of its
+ * own; an error with one of CODES (not EIO) as its code; null when it
+ * must be listed again inline (as listAhead's REDO).
+ * @param {{readDir?: (path: any) => any}} fs @param {Uint8Array} p
+ * @returns {{bytes?: Uint8Array, code?: string} | null}
+ */
+function listOwn(fs, p) {
+  try {
+    const entries = /** @type {any} */ (fs).readDir(p);
+    let size = 0;
+    for (let i = 0; i < entries.length; i++) {
+      const name = entries[i].name;
+      size += 5 + (typeof name === 'string' ? 3 * name.length : name.length); // UTF-8 takes at most 3 bytes a UTF-16 unit
+    }
+    const buf = new Uint8Array(size);
+    const n = encodeListing(entries, buf, 0, ownEncoder);
+    return n < 0 ? null : { bytes: buf.subarray(0, n) };
+  } catch (e) {
+    const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
+    return typeof code === 'string' && code !== 'EIO' && CODES.includes(code) ? { code } : null;
+  }
+}
+
+const ownEncoder = new TextEncoder();
 
 /**
  * entries (a readDir's answer) in read_dir's form (wasm/ABI.md#read_dir:

@@ -304,6 +304,32 @@ test('a call lists ahead the directories its request listed the last time, each 
   assert.ok(pf.dirData > 64);
 });
 
+test('while the worker lists the directory the engine needs, the engine\'s thread lists the next ones itself', () => {
+  const fsys = /** @type {any} */ (defaultFileSystem());
+  const base = path.join(tmp, 'dirs-help');
+  const dirs = ['a', 'b', 'c', 'd'].map((n) => path.join(base, n));
+  for (const [i, d] of dirs.entries()) for (let k = 0; k <= i; k++) fs.mkdirSync(path.join(d, `e${k}`), { recursive: true });
+  const paths = [...dirs, path.join(base, 'missing')].map((p) => enc.encode(p));
+  const { pf, posted } = idlePrefetcher(fsys);
+  pf.start();
+  pf.startCall('request');
+  for (const p of paths) assert.equal(pf.takeDir(p), null);
+  pf.endCall();
+  pf.startCall('request');
+  assert.equal(posted.length, 1);
+  const job = /** @type {any} */ (pf.dirs).job;
+  Atomics.store(job.states, 0, 1); // the worker is on the first (READING), and stays there
+  assert.equal(pf.takeDir(paths[0]), null, 'still being listed by the worker: listed inline');
+  assert.deepEqual([...job.states], [1, 3, 3, 3, 3], 'the rest taken by the engine\'s thread');
+  for (const p of paths.slice(1, 4)) {
+    const got = pf.takeDir(p);
+    assert.ok(got, 'listed while it waited');
+    assert.deepEqual(new Uint8Array(got), readDirForm(fsys.readDir(p)));
+  }
+  assert.throws(() => pf.takeDir(paths[4]), { code: 'ENOENT' });
+  pf.endCall();
+});
+
 test('while the worker reads the record the engine needs, the engine\'s thread reads the next ones for it', () => {
   const fsys = /** @type {any} */ (defaultFileSystem());
   const { records } = makeRoot('helping', 40);
