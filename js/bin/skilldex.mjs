@@ -506,38 +506,22 @@ const hasErrors = (v) =>
   v.diagnostics.some((d) => d.severity === 'error') || (v.skills ?? []).some((c) => c.diagnostics.some((d) => d.severity === 'error'));
 
 /**
- * The engine module, compiled from bytes freed at once (our Node process
- * only). glibc's malloc gives the top of its heap back to the system
- * whenever more than its trim threshold (128 KiB) is free there, and V8's
- * lazy compilation of the module's functions allocates and frees its
- * working memory in a pattern that crosses that line again and again: each
- * page given back and taken again is a page fault (about 14 us on the VM
- * the benchmarks run on). glibc raises the threshold to twice the largest
- * mapped block freed so far (mallopt(3), M_MMAP_THRESHOLD): freeing the 4
- * MB the module was read into, by a young-generation collection right
- * after compiling it, raises it to 8 MB. Measured: 1,100 fewer page faults
- * and about 35 ms less in a run on the example workspace (issue 10); the
- * collection costs 2-5 ms, where another allocator gains nothing.
+ * The engine module, compiled here (our Node process only) with a
+ * synchronous read and compile: the facade's asynchronous ones took a
+ * one-shot run at 1,000 skills about 650 more page faults (issue 10).
+ * An earlier version freed the bytes at once with a young-generation
+ * collection, to raise glibc's heap trim threshold; with V8's tier-up off
+ * the pages it saved are not faulted in any more, and the collection only
+ * cost its 5 ms (docs/PERF-NOTES.md).
+ * @returns {Promise<WebAssembly.Module | undefined>}
  */
 async function compileModule() {
   const { loadWasmSync, wasmURL } = await import('../src/platform/node.js');
-  /** @type {WebAssembly.Module | undefined} */
-  let module;
   try {
-    /** @type {Buffer | null} */
-    let bytes = loadWasmSync(wasmURL);
-    module = new WebAssembly.Module(bytes);
-    bytes = null;
+    return new WebAssembly.Module(loadWasmSync(wasmURL));
   } catch {
     return undefined; // the facade loads it, and says what is wrong
   }
-  try {
-    // A context made after --expose-gc has a gc function.
-    require('node:vm').runInNewContext('gc')({ type: 'minor' });
-  } catch {
-    // A Node that refuses the flag: the bytes go at a later collection.
-  }
-  return module;
 }
 
 async function main(argv) {
@@ -558,7 +542,7 @@ async function main(argv) {
     // the library.
     let wasm; // unset: the facade loads the module itself
     if (!globalThis.Deno && !process.versions.bun) {
-      require('node:v8').setFlagsFromString('--liftoff-only --wasm-lazy-validation --expose-gc');
+      require('node:v8').setFlagsFromString('--liftoff-only --wasm-lazy-validation');
       wasm = await compileModule();
     }
     const { createSkilldex } = await import('../index.js');
