@@ -99,6 +99,13 @@ const ARENA_BYTES = 16 << 20;
 /** How many buffers of past hints are kept for reuse (Prefetcher.reuse). */
 const POOL = 3;
 
+/**
+ * The most data a listing job asks for (a listing takes about 30 bytes an
+ * entry: 64 MiB is two million entries); listings beyond it are made
+ * inline.
+ */
+const MAX_DIR_DATA = 64 << 20;
+
 /** A listing job of fewer directories than this is not sent (the worker is not worth waking). */
 const MIN_DIRS = 4;
 
@@ -815,7 +822,7 @@ export function listAhead(fs, m) {
             result = n;
             at += n;
           } else {
-            Atomics.store(ctrl, NEED, Math.min(2 * data.length, 1 << 30)); // twice the room next time
+            Atomics.store(ctrl, NEED, Math.min(2 * data.length, MAX_DIR_DATA)); // twice the room next time
           }
         }
       } catch (e) {
