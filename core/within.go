@@ -131,40 +131,32 @@ func (e *errTooLarge) Error() string { return "readFile " + e.path + ": EFBIG" }
 
 // readFileWithin reads the whole regular file p, which must lie inside the
 // realpath within (checked on the opened file when fsys can,
-// [ContainedReader]; the caller has checked its realpath), when it holds
-// at most limit bytes. A larger file is an *errTooLarge with its size. A
-// file opened outside within is a *PathError with EXDEV.
+// [ContainedReader], else by [ReadFileWithin]'s check of its realpath just
+// before the read, as a wasm host does for such a filesystem: the same
+// answer natively and in wasm, S42), when it holds at most limit bytes. A
+// larger file is an *errTooLarge with its size. A file opened outside
+// within is a *PathError with EXDEV.
 func readFileWithin(fsys FS, within, p string, limit int) ([]byte, error) {
-	if cr, ok := fsys.(ContainedReader); ok {
-		buf := make([]byte, min(limit+1, 64<<10))
-		for {
-			n, size, err := cr.ReadFileWithin(within, p, buf)
-			if err != nil {
-				return nil, err
-			}
-			if n < 0 || n > len(buf) {
-				return nil, &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
-			}
-			if size > int64(limit) || n > limit {
-				return nil, &errTooLarge{p, max(size, int64(n))}
-			}
-			if size <= int64(n) || n < len(buf) {
-				return buf[:n:n], nil
-			}
-			// The file is longer than buf and at most limit: read it again
-			// into a buffer of its size (one more byte shows growth), at
-			// least twice the last one (a /proc file reports size 0).
-			buf = make([]byte, min(max(int(size)+1, 2*len(buf)), limit+1))
+	buf := make([]byte, min(limit+1, 64<<10))
+	for {
+		n, size, err := ReadFileWithin(fsys, within, p, buf)
+		if err != nil {
+			return nil, err
 		}
+		if n < 0 || n > len(buf) {
+			return nil, &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
+		}
+		if size > int64(limit) || n > limit {
+			return nil, &errTooLarge{p, max(size, int64(n))}
+		}
+		if size <= int64(n) || n < len(buf) {
+			return buf[:n:n], nil
+		}
+		// The file is longer than buf and at most limit: read it again
+		// into a buffer of its size (one more byte shows growth), at
+		// least twice the last one (a /proc file reports size 0).
+		buf = make([]byte, min(max(int(size)+1, 2*len(buf)), limit+1))
 	}
-	data, err := fsys.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > limit {
-		return nil, &errTooLarge{p, int64(len(data))}
-	}
-	return data, nil
 }
 
 // withinPrefixFS is fsys whose prefix reads check the file opened against
