@@ -646,7 +646,8 @@ func (e asPathError) As(target any) bool {
 // TestErrorCode_wrapped: ErrorCode finds a *PathError wherever errors.As
 // would (wrapped by %w, in a Join, behind an As method), with the code
 // errors.As's gives; the engine walks the chain itself rather than through
-// reflection (issue 10).
+// reflection (issue 10), and the codes in warnings stay the same natively
+// and in wasm (S42).
 func TestErrorCode_wrapped(t *testing.T) {
 	enoent := &core.PathError{Op: "readDir", Path: "/r", Code: core.ENOENT}
 	eacces := &core.PathError{Op: "lstat", Path: "/s", Code: core.EACCES}

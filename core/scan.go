@@ -144,7 +144,7 @@ type rootScan struct {
 // scanScratch is what the scans of a discovery's roots pass on, each to the
 // next (scanContext): buffers reused from file to file and arenas still
 // being filled. One per root left a part-filled chunk or two and a read
-// buffer behind each: about 30 KB a root, in a one-shot process pages of
+// buffer behind each: about 23 KB a root, in a one-shot process pages of
 // linear memory touched for nothing (issue 10).
 type scanScratch struct {
 	buf  []byte          // the read buffer of readSkillHead

@@ -370,10 +370,17 @@ export class Prefetcher {
     new Uint8Array(sab, at.list, list.length).set(list);
     this.current = new Hint(sab, records, cap, slots, slotSize);
     this.stats.hints++;
-    // Posted, then the bell rung: a worker waiting on the bell (it does,
-    // for a while after each hint) takes the message at once, without going
-    // back to its event loop (readAheadLoop).
-    /** @type {import('node:worker_threads').MessagePort} */ (this.port).postMessage({ sab, listAt: at.list, listLen: list.length, cap, slots, slotSize });
+    this.send({ sab, listAt: at.list, listLen: list.length, cap, slots, slotSize });
+  }
+
+  /**
+   * Post a job to the worker, then ring the bell: a worker waiting on the
+   * bell (it does, for a while after each job) takes the message at once,
+   * without going back to its event loop (readAheadLoop).
+   * @param {object} job
+   */
+  send(job) {
+    /** @type {import('node:worker_threads').MessagePort} */ (this.port).postMessage(job);
     Atomics.add(this.bell, 0, 1);
     Atomics.notify(this.bell, 0);
   }
@@ -564,9 +571,7 @@ export class Prefetcher {
     const job = new DirJob(sab, paths.length, listLen);
     this.dirBuffer = { sab, ctrl: job.ctrl };
     this.dirs = { job, records: paths, cursor: 0, own: new Map() };
-    this.port.postMessage({ dirs: paths.length, sab, listAt: at.list, listLen });
-    Atomics.add(this.bell, 0, 1);
-    Atomics.notify(this.bell, 0);
+    this.send({ dirs: paths.length, sab, listAt: at.list, listLen });
   }
 
   /** Drop the running call's listing job: the worker stops listing for it. */
