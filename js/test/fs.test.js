@@ -253,6 +253,15 @@ test('createDenoFS, Deno\'s default: every answer as createNodeFS\'s (S2, S44)',
   const listing = (/** @type {any} */ fsys) => fsys.readDir(within).map((/** @type {any} */ e) => Buffer.from(typeof e.name === 'string' ? Buffer.from(e.name) : e.name).toString('hex') + ' ' + e.type).sort();
   assert.deepEqual(listing(d), listing(n));
   assert.equal(outcome(() => d.readDir(Buffer.from(path.join(dir, 'outside.txt')))), 'error ENOTDIR');
+  // Its errors are made without a stack trace (denofs.js quiet), and the caller's limit is left as it was.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 7;
+  try {
+    assert.throws(() => d.readFileWithin(within, Buffer.from(path.join(dir, 'skill/missing')), new Uint8Array(8)), (e) => /** @type {any} */ (e).code === 'ENOENT');
+    assert.equal(Error.stackTraceLimit, 7);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 });
 
 test('createNodeFS: a skill behind a name that is not UTF-8 is still read (bytes paths)', { skip: !!globalThis.Bun && 'Bun lists names as strings (see nodefs.js)' }, async () => {
