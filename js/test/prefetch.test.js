@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { defaultFileSystem, workerThreads } from '#platform';
-import { Prefetcher, parseHint, readAheadLoop, listAhead, CODES } from '../src/prefetch.js';
+import { Prefetcher, parseHint, readAheadLoop, readAhead, listAhead, CODES } from '../src/prefetch.js';
 import { hintList } from './prefetch-list.js';
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-prefetch-')));
@@ -368,6 +368,62 @@ test('while the worker reads the record the engine needs, the engine\'s thread r
   assert.equal(pf.stats.served, 2, 'records 3 and 4');
   assert.equal(pf.stats.inline, 1);
   assert.equal(h.states[6], 3, 'record 6 is the caller\'s (TAKEN)');
+});
+
+test('a call reads ahead the hint its request sent last time from its start, served only once the engine sends the same hint', () => {
+  const fsys = /** @type {any} */ (defaultFileSystem());
+  const { records } = makeRoot('early', 40);
+  const other = makeRoot('early-other', 40).records;
+  const list = hintList(records);
+  const { pf, posted } = idlePrefetcher();
+  pf.start();
+  // The first call sends its hint: remembered for the request's next call.
+  pf.startCall('request');
+  assert.equal(posted.length, 0, 'nothing to read ahead yet');
+  pf.hint(list.slice(), 4096);
+  assert.equal(posted.length, 1);
+  pf.endCall();
+  // The tree changes between the calls: the reads are this call's.
+  const p0 = bytesOf(records[7]);
+  fs.writeFileSync(Buffer.from(p0), '---\ndescription: changed\n---\n');
+  pf.startCall('request');
+  assert.equal(posted.length, 2, 'the reads of the last hint, sent at the call\'s start');
+  const early = /** @type {any} */ (pf.current);
+  assert.equal(early.early, true);
+  readAhead(fsys, posted[1]); // as the worker would
+  const buf = new Uint8Array(4096);
+  assert.equal(pf.take(p0, p0, buf), -1, 'not served before the engine sends the hint');
+  assert.equal(early.states[7], 2, 'and left as the worker read it');
+  pf.hint(list.slice(), 4096);
+  assert.equal(posted.length, 2, 'the same hint: no new job');
+  assert.equal(pf.current, early);
+  assert.equal(pf.stats.early, 1);
+  for (const i of [3, 4, 5, 7, 8]) {
+    const p = bytesOf(records[i]);
+    const got = outcome((b) => pf.take(p, p, b), 4096);
+    assert.deepEqual(got, outcome((b) => fsys.readFileWithin(p, p, b), 4096), String(records[i]));
+    if (i === 7) assert.match(String(got.bytes), /changed/, 'read in this call');
+  }
+  assert.equal(pf.stats.served, 5);
+  pf.endCall();
+  // A call whose hint differs from the last: the early reads are dropped and the new hint read.
+  pf.startCall('request');
+  assert.equal(posted.length, 3);
+  const dropped = /** @type {any} */ (pf.current);
+  pf.hint(hintList(other), 4096);
+  assert.equal(posted.length, 4, 'a new job for the new hint');
+  assert.equal(Atomics.load(dropped.ctrl, 0), 1, 'the early one cancelled');
+  assert.notEqual(pf.current, dropped);
+  pf.endCall();
+  // Another request reads nothing ahead; the next call of this one reads the hint it sent last.
+  pf.startCall('another request');
+  assert.equal(posted.length, 4);
+  pf.endCall();
+  pf.startCall('request');
+  assert.equal(posted.length, 5);
+  assert.equal(/** @type {any} */ (posted[4]).listLen, hintList(other).length);
+  pf.endCall();
+  assert.equal(pf.stats.early, 1);
 });
 
 test('a hint whose message reaches the worker after its bell is still read ahead', async () => {
