@@ -18,14 +18,16 @@ const (
 //
 //   - a global, "initialised", 0 in the snapshot;
 //   - the new init export: it traps if called a second time (as Go's
-//     _initialize does), sets the global, and fills the Go runtime's hash
+//     _initialize does), writes the runtime's findfunctab when the
+//     snapshot's data leaves it out (table, functab.go), sets the global,
+//     and fills the Go runtime's hash
 //     key (at keys) with fresh bytes from WASI random_get, as alginit fills
 //     it, so that no two instances share the key (the snapshot's own key
 //     is in the published module);
 //   - in front of every other exported function, a wrapper that traps
 //     before the init has run (as Go's exports do), so that no instance
 //     runs on the published key.
-func (m *module) addInit(secs []section, initIdx int, keys []uint32) ([]byte, error) {
+func (m *module) addInit(secs []section, initIdx int, keys []uint32, table *funcTable) ([]byte, error) {
 	randomGet := -1
 	for i, f := range m.funcImports {
 		if f.module == wasiModule && f.name == "random_get" {
@@ -61,19 +63,23 @@ func (m *module) addInit(secs []section, initIdx int, keys []uint32) ([]byte, er
 	cs, _ := findSection(secs, secCode)
 	codeBody := cs.body
 	next := uint32(len(m.funcImports) + m.funcs)
-	addFunc := func(typ uint32, code []byte) uint32 {
+	// addFunc adds a function: body is its locals, then its code.
+	addFunc := func(typ uint32, body []byte) uint32 {
 		funcBody = appendVecItem(funcBody, appendU32(nil, typ))
-		body := append([]byte{0}, code...) // no locals
 		codeBody = appendVecItem(codeBody, append(appendU32(nil, uint32(len(body))), body...))
 		next++
 		return next - 1
 	}
 
 	// init
-	var c []byte
+	c := []byte{0} // no locals
 	c = append(c, opGlobalGet)
 	c = appendU32(c, flag)
 	c = append(c, opIf, opBlockEmpty, opUnreachable, opEnd)
+	if table != nil {
+		c = append(c, opCall)
+		c = appendU32(c, addFunc(typeOf(nil, nil), table.fillCode()))
+	}
 	c = append(c, opI32Const, 1, opGlobalSet)
 	c = appendU32(c, flag)
 	for _, key := range keys {
@@ -114,7 +120,7 @@ func (m *module) addInit(secs []section, initIdx int, keys []uint32) ([]byte, er
 			ti = funcTypes[e.index-defined]
 			t = m.types[ti]
 		}
-		var w []byte
+		w := []byte{0} // no locals
 		w = append(w, opGlobalGet)
 		w = appendU32(w, flag)
 		w = append(w, opI32Eqz, opIf, opBlockEmpty, opUnreachable, opEnd)

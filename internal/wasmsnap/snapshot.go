@@ -199,7 +199,13 @@ func (m *module) rewrite(mem []byte, globals []uint64, initIdx int, keys []uint3
 		gb = append(gb, opEnd)
 	}
 	secs = replaceSection(secs, secGlobal, gb)
-	// data
+	// data: the findfunctab is written by the init instead (functab.go)
+	var table *funcTable
+	if t, ok := findFuncTable(mem); ok {
+		table = &t
+		mem = bytes.Clone(mem)
+		t.clear(mem)
+	}
 	segs := segments(mem)
 	db := appendU32(nil, uint32(len(segs)))
 	for _, s := range segs {
@@ -219,7 +225,7 @@ func (m *module) rewrite(mem []byte, globals []uint64, initIdx int, keys []uint3
 	if _, ok := m.section(secDataCount); ok {
 		secs = replaceSection(secs, secDataCount, appendU32(nil, uint32(len(segs))))
 	}
-	return m.addInit(secs, initIdx, keys)
+	return m.addInit(secs, initIdx, keys, table)
 }
 
 func boolByte(b bool) byte {

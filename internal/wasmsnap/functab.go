@@ -1,0 +1,118 @@
+package wasmsnap
+
+import "encoding/binary"
+
+// The Go runtime's findfunctab, the table runtime.findfunc reads to map a
+// PC to its function (GC stack scans, stack growth, tracebacks), has one
+// record per 4,096 bytes of PC space (runtime.pcbucketsize): a
+// findfuncbucket, a uint32 index into the function table and 16 bytes of
+// sub-bucket offsets. On wasm a function's PCs are its index shifted left
+// by 16, so every function owns exactly 16 records, each holding the
+// function's own index and zero offsets: record i holds first + i/16.
+//
+// In the snapshot's memory that is two non-zero bytes every 20, which
+// made 39,000 of the engine module's 43,000 data segments, about 390 KB of
+// the file, and as many segment records that V8 decodes and keeps (about
+// 940 KB), for 786 KB of memory that one loop writes. So the snapshot
+// leaves the table out of the data and its _initialize writes it (addInit),
+// before any other export can run (each traps until _initialize has run).
+const (
+	bucketSize     = 20               // runtime.findfuncbucket: idx uint32, subbuckets [16]byte
+	bucketShift    = 4                // log2(bucketsPerFunc)
+	bucketsPerFunc = 1 << bucketShift // 1<<16 PCs a function / runtime.pcbucketsize
+	// minTableBuckets is the shortest run taken for the table: a run that
+	// short already saves more than the loop costs, and the Go runtime's
+	// own table is thousands of records long.
+	minTableBuckets = 1024
+)
+
+// funcTable is a run of n findfuncbucket records at off in memory whose
+// record i holds first + i/bucketsPerFunc and no sub-bucket offsets.
+type funcTable struct {
+	off, n int
+	first  uint32
+}
+
+// findFuncTable finds the longest run of records of the table's shape in
+// mem (at a 4-byte boundary, as the Go linker aligns it), if it has at
+// least minTableBuckets records.
+func findFuncTable(mem []byte) (funcTable, bool) {
+	var best funcTable
+	for off := 0; off+bucketSize <= len(mem); off += 4 {
+		first := binary.LittleEndian.Uint32(mem[off:])
+		n := 0
+		for p := off; p+bucketSize <= len(mem) && isBucket(mem[p:p+bucketSize], first+uint32(n/bucketsPerFunc)); p += bucketSize {
+			n++
+		}
+		if n > best.n {
+			best = funcTable{off: off, n: n, first: first}
+		}
+		if n > bucketsPerFunc {
+			// Every later start inside the run is either the same table
+			// cut short or out of phase: go on after it.
+			off += n*bucketSize - 4
+		}
+	}
+	return best, best.n >= minTableBuckets
+}
+
+// isBucket reports whether b (one record) holds idx and no sub-bucket
+// offsets.
+func isBucket(b []byte, idx uint32) bool {
+	if binary.LittleEndian.Uint32(b) != idx {
+		return false
+	}
+	for _, x := range b[4:] {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// write writes the table into mem, as the loop fillCode emits does.
+func (t funcTable) write(mem []byte) {
+	for i := 0; i < t.n; i++ {
+		binary.LittleEndian.PutUint32(mem[t.off+i*bucketSize:], t.first+uint32(i/bucketsPerFunc))
+	}
+}
+
+// clear zeroes the table's records in mem.
+func (t funcTable) clear(mem []byte) {
+	clear(mem[t.off : t.off+t.n*bucketSize])
+}
+
+// The opcodes of fillCode's loop.
+const (
+	opLoop     = 0x03
+	opBrIf     = 0x0d
+	opLocalTee = 0x22
+	opI32Store = 0x36
+	opI32LtU   = 0x49
+	opI32Add   = 0x6a
+	opI32Mul   = 0x6c
+	opI32ShrU  = 0x76
+)
+
+// fillCode is the body (its locals, then its code) of a function that
+// writes the table: for i := 0; i < n; i++ { mem[off+i*20] = first + i/16 }
+// (n is at least 1: a do-while).
+func (t funcTable) fillCode() []byte {
+	c := []byte{1, 1, valI32} // locals: one group of one i32, i
+	c = append(c, opLoop, opBlockEmpty)
+	// address: i*20 (the store's offset adds off)
+	c = append(c, opLocalGet, 0, opI32Const)
+	c = appendSLEB(c, bucketSize)
+	c = append(c, opI32Mul)
+	// value: first + i>>4
+	c = append(c, opLocalGet, 0, opI32Const, bucketShift, opI32ShrU, opI32Const)
+	c = appendSLEB(c, int64(int32(t.first)))
+	c = append(c, opI32Add)
+	c = append(c, opI32Store, 2) // align 2^2
+	c = appendU32(c, uint32(t.off))
+	// i++; loop while i < n
+	c = append(c, opLocalGet, 0, opI32Const, 1, opI32Add, opLocalTee, 0, opI32Const)
+	c = appendSLEB(c, int64(t.n))
+	c = append(c, opI32LtU, opBrIf, 0, opEnd, opEnd)
+	return c
+}

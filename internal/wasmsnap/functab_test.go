@@ -1,0 +1,152 @@
+package wasmsnap
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"testing"
+)
+
+// table writes a findfunctab-shaped run of n records at off in mem:
+// record i holds first + (i+phase)/16 and no sub-bucket offsets.
+func table(mem []byte, off, n, phase int, first uint32) {
+	for i := 0; i < n; i++ {
+		r := mem[off+i*bucketSize : off+(i+1)*bucketSize]
+		binary.LittleEndian.PutUint32(r, first+uint32((i+phase)/bucketsPerFunc))
+		clear(r[4:])
+	}
+}
+
+func TestFindFuncTable(t *testing.T) {
+	const size = 64 << 10
+	for _, tc := range []struct {
+		name  string
+		build func(mem []byte)
+		want  funcTable
+		found bool
+	}{
+		{"none", func(mem []byte) {}, funcTable{}, false},
+		{"a table", func(mem []byte) { table(mem, 1000, 2048, 0, 0) }, funcTable{1000, 2048, 0}, true},
+		{"from a later function", func(mem []byte) { table(mem, 400, 1500, 0, 700) }, funcTable{400, 1500, 700}, true},
+		// A run out of phase at its start is found from its first whole
+		// function: the records before stay in the data.
+		{"out of phase", func(mem []byte) { table(mem, 400, 1500, 5, 9) }, funcTable{400 + 11*bucketSize, 1489, 10}, true},
+		{"too short", func(mem []byte) { table(mem, 1000, minTableBuckets-1, 0, 1) }, funcTable{}, false},
+		// A non-zero sub-bucket ends a run: the longer part is taken.
+		{"broken", func(mem []byte) {
+			table(mem, 0, 3000, 0, 1)
+			mem[1200*bucketSize+7] = 1
+		}, funcTable{1216 * bucketSize, 3000 - 1216, 1 + 1216/bucketsPerFunc}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Zeros with a non-zero byte every 3: no record of the
+			// table's shape but the ones a case writes.
+			mem := make([]byte, size)
+			for i := 0; i < size; i += 3 {
+				mem[i] = 0xa5
+			}
+			tc.build(mem)
+			got, ok := findFuncTable(mem)
+			if ok != tc.found || (ok && got != tc.want) {
+				t.Fatalf("findFuncTable = %+v, %v; want %+v, %v", got, ok, tc.want, tc.found)
+			}
+			if !ok {
+				return
+			}
+			// clear, then write, gives the same memory back.
+			back := bytes.Clone(mem)
+			got.clear(back)
+			got.write(back)
+			if !bytes.Equal(back, mem) {
+				t.Error("clear and write do not give the memory back")
+			}
+		})
+	}
+}
+
+// An instance of the snapshot starts, once _initialize has run, in the
+// memory the module's own _initialize left, byte for byte, but for the
+// hash key drawn afresh: the findfunctab the init writes (functab.go)
+// included, and no data segment holds it.
+func TestSnapshot_memoryAfterInit(t *testing.T) {
+	raw, snap := build(t)
+	m, err := decodeModule(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recordingReader{r: fixedEntropy()}
+	want, _, err := run(context.Background(), m, Config{Init: "_initialize", Entropy: rec, RebuiltInitMaps: rebuilt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := locateHashKey(rec.reads, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, ok := findFuncTable(want)
+	if !ok {
+		t.Fatal("the test reactor's memory holds no findfunctab")
+	}
+	s, err := decodeModule(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := s.section(secData)
+	inTable := 0
+	for _, seg := range segments(dataImage(t, data.body, len(want))) {
+		if seg.off < tab.off+tab.n*bucketSize && seg.off+len(seg.data) > tab.off {
+			inTable++
+		}
+	}
+	if inTable > 0 {
+		t.Errorf("%d data segments write into the findfunctab at %d (%d records)", inTable, tab.off, tab.n)
+	}
+
+	mod := instance(t, snap)
+	mustCall(t, mod, "_initialize")
+	got, ok := mod.Memory().Read(0, uint32(len(want)))
+	if !ok {
+		t.Fatal("reading the memory failed")
+	}
+	got = bytes.Clone(got)
+	for _, k := range keys {
+		copy(got[k:k+hashKeySize], want[k:k+hashKeySize])
+	}
+	if i := firstDiff(got, want); i >= 0 {
+		t.Fatalf("memory after _initialize differs at %d (findfunctab %d..%d)", i, tab.off, tab.off+tab.n*bucketSize)
+	}
+}
+
+// dataImage is the memory the active segments of a data section write.
+func dataImage(t *testing.T, body []byte, size int) []byte {
+	t.Helper()
+	mem := make([]byte, size)
+	r := &reader{b: body}
+	for n := r.u32(); n > 0 && r.err == nil; n-- {
+		if flag := r.u32(); flag != 0 {
+			t.Fatalf("segment flag %d", flag)
+		}
+		if op := r.byte(); op != opI32Const {
+			t.Fatalf("segment offset opcode 0x%02x", op)
+		}
+		off := int(uint32(r.sleb(32)))
+		r.byte() // end
+		copy(mem[off:], r.bytes(int(r.u32())))
+	}
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	return mem
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
