@@ -1,25 +1,16 @@
 // @ts-check
 // skilldex: the JS face of the Go engine in skilldex.wasm. Every decision is
-// made in Go; this file builds request JSON, calls the module through
+// made in Go; src/facade.js builds request JSON, calls the module through
 // src/engine.js and turns error replies into SkilldexErrors. The contract is
 // index.d.ts.
 
-import { Engine, SkilldexError, compileOnce, checkFileSystem, ABI_VERSION as VERSION } from './src/engine.js';
+import { SkilldexError, ABI_VERSION as VERSION } from './src/engine.js';
 import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
+import { facade } from './src/facade.js';
 // The runtime's own file, chosen by package.json "imports" conditions
 // (node, deno, bun, browser, default): each runtime loads only its code.
-import { loadWasm, loadWasmSync, frontmatterWasmURL, defaultFS, defaultFileSystem, defaultCwd, defaultHome, sha256Sync, replyJSONText, randomFill, asciiReplies, workerThreads } from '#platform';
-import { startWatch, DEFAULT_MAX_WATCHERS } from './src/watch.js';
-
-// Worker mode (src/worker.js) and a watch's dependency tracking
-// (src/deps.js, and src/reply.js behind both) load at their first use: a
-// program that only calls discover() does not load them (issue 10).
-/** @typedef {import('./src/worker.js').WorkerEngine} WorkerEngine */
-/** @type {Promise<typeof import('./src/worker.js')> | undefined} */
-let workerModule;
-/** @type {Promise<typeof import('./src/deps.js')> | undefined} */
-let depsModule;
+import * as platform from '#platform';
 
 export { SkilldexError, MemoryFS };
 
@@ -27,221 +18,10 @@ export { SkilldexError, MemoryFS };
 export const ABI_VERSION = /** @type {4} */ (VERSION);
 
 /** @type {import('./index.js').createNodeFS} */
-export const createNodeFS = (fs, opts) => /** @type {import('./index.js').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts, defaultFS()));
-
-const defaultWasmKey = {};
-
-/**
- * The loader of the module for a `wasm` option.
- * @param {import('./index.js').SkilldexOptions['wasm']} wasm
- * @returns {() => Promise<WebAssembly.Module>}
- */
-function moduleLoader(wasm) {
-  if (wasm === undefined) return () => compileOnce(loadWasm, defaultWasmKey);
-  if (wasm instanceof WebAssembly.Module) return () => Promise.resolve(wasm);
-  if (typeof wasm === 'function') return () => compileOnce(wasm, wasm);
-  if (wasm instanceof URL) return () => compileOnce(() => fetch(wasm), wasm);
-  return () => compileOnce(async () => wasm, wasm);
-}
-
-const defaultFrontmatterKey = {};
-/** @type {WebAssembly.Module | null} the default frontmatter module, compiled once per process on first need */
-let defaultFrontmatter = null;
-
-/**
- * The loaders of the frontmatter module for a `frontmatterWasm` option: one
- * that may wait, and, where the module can be had without waiting (the
- * shipped file where the runtime reads files synchronously, bytes, a
- * module), one that returns it compiled, which lets the engine load it
- * lazily, only when its scanner first declines a file
- * (wasm/ABI.md#parse_frontmatter); null where it cannot (a URL, a
- * function, a browser).
- * @param {import('./index.js').SkilldexOptions['frontmatterWasm']} wasm
- * @returns {{frontmatter: () => Promise<WebAssembly.Module>, frontmatterSync: (() => WebAssembly.Module) | null}}
- */
-function frontmatterLoaders(wasm) {
-  if (wasm === undefined) {
-    return {
-      frontmatter: () => compileOnce(() => loadWasm(frontmatterWasmURL), defaultFrontmatterKey),
-      frontmatterSync: typeof loadWasmSync === 'function'
-        ? () => (defaultFrontmatter ??= new WebAssembly.Module(loadWasmSync(frontmatterWasmURL)))
-        : null,
-    };
-  }
-  if (wasm instanceof WebAssembly.Module) return { frontmatter: () => Promise.resolve(wasm), frontmatterSync: () => wasm };
-  if (typeof wasm === 'function') return { frontmatter: () => compileOnce(wasm, wasm), frontmatterSync: null };
-  if (wasm instanceof URL) return { frontmatter: () => compileOnce(() => fetch(wasm), wasm), frontmatterSync: null };
-  /** @type {WebAssembly.Module | null} */
-  let compiled = null;
-  return {
-    frontmatter: () => compileOnce(async () => wasm, wasm),
-    frontmatterSync: () => (compiled ??= new WebAssembly.Module(/** @type {BufferSource} */ (wasm))),
-  };
-}
-
-/**
- * Parse a reply; an error reply becomes a SkilldexError.
- * @param {string} reply
- */
-function parse(reply) {
-  const v = JSON.parse(reply);
-  if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'error' in v && Object.keys(v)[0] === 'error') {
-    throw new SkilldexError(String(v.error?.code ?? 'INTERNAL'), String(v.error?.message ?? reply));
-  }
-  return v;
-}
+export const createNodeFS = (fs, opts) => /** @type {import('./index.js').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts, platform.defaultFS()));
 
 /** @type {import('./index.js').createSkilldex} */
-export function createSkilldex(opts = {}) {
-  if (opts.worker && opts.fs) {
-    throw new SkilldexError(
-      'INVALID_ARGUMENT',
-      'createSkilldex: a worker-mode engine reads files with the runtime\'s own filesystem inside its worker, and a custom fs object cannot be moved into a worker: drop `fs`, or drop `worker: true` to use it in-thread',
-    );
-  }
-  if (opts.fs !== undefined) checkFileSystem(opts.fs); // refused at once, not at the first call
-  /** @type {Engine | WorkerEngine | undefined} */
-  let engineRef;
-  /** @type {Promise<{engine: Engine | WorkerEngine, processDefaults: boolean, base?: import('./index.js').FileSystem}> | undefined} */
-  let setup;
-  const init = () =>
-    (setup ??= (async () => {
-      let fs = opts.fs;
-      if (!fs) {
-        const nfs = defaultFS();
-        if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'no default filesystem in this runtime: pass opts.fs');
-        if (!opts.worker) fs = defaultFileSystem();
-      }
-      const engine = opts.worker
-        ? new (await (workerModule ??= import('./src/worker.js'))).WorkerEngine({ wasm: opts.wasm, frontmatterWasm: opts.frontmatterWasm, stderr: opts.stderr })
-        : new Engine({ fs: /** @type {import('./index.js').FileSystem} */ (fs), module: moduleLoader(opts.wasm), ...frontmatterLoaders(opts.frontmatterWasm), stderr: opts.stderr, sha256: sha256Sync, jsonText: replyJSONText, randomFill,
-          // Reading SKILL.md files ahead on a worker thread, over the default filesystem only (src/prefetch.js).
-          workerThreads: opts.fs ? null : workerThreads });
-      engineRef = engine;
-      return { engine, processDefaults: !opts.fs, base: opts.fs ? undefined : fs };
-    })());
-
-  /**
-   * The load-context fields of a request: the call's, over the options',
-   * over the process's (with the default filesystem only). The process is
-   * asked only for what is still missing, so a Deno program that passes
-   * cwd and home needs no permission to know them (ask the runtime only
-   * for what a call uses).
-   * @param {import('./index.js').LoadContext | undefined} c
-   */
-  const withCtx = async (c) => {
-    const { processDefaults } = await init();
-    let cwd = c?.cwd ?? opts.cwd;
-    let home = c?.home ?? opts.home;
-    if (processDefaults) {
-      cwd ??= processValue('working directory', 'cwd', defaultCwd);
-      home ??= processValue('home directory', 'home', defaultHome);
-    }
-    return { cwd, home, options: c?.options ?? opts.options };
-  };
-
-  /** @param {import('./index.js').Request} request */
-  const run = async (request) => {
-    const { engine } = await init();
-    // The ASCII transport where the runtime parses it faster (platform/*.js asciiReplies): the same value.
-    return engine.callValue(JSON.stringify(asciiReplies ? { ...request, asciiReply: true } : request), parse);
-  };
-
-  /** @type {ReturnType<typeof import('./src/deps.js').recordingFS> | undefined} */
-  let recorder;
-  let watches = 0;
-  /** @type {import('./index.js').Skilldex['watch']} */
-  const watch = (ctx, onChange, wopts = {}) => {
-    if (opts.fs) {
-      throw new SkilldexError('INVALID_ARGUMENT', 'watch: watching needs the runtime\'s own filesystem; this engine reads a custom fs object (create one without `fs`)');
-    }
-    const session = ++watches;
-    const max = wopts.maxWatchers ?? DEFAULT_MAX_WATCHERS;
-    /** @type {import('./src/deps.js').DiscoveryTracker | undefined} */
-    let tracker;
-    const nodeFS = () => {
-      const nfs = defaultFS();
-      if (!nfs) throw new SkilldexError('INVALID_ARGUMENT', 'watch: no filesystem to watch in this runtime');
-      return /** @type {typeof import('node:fs')} */ (/** @type {any} */ (nfs));
-    };
-    const source = {
-      nodeFS: async () => nodeFS(),
-      discover: async () => {
-        const { engine, base } = await init();
-        const request = JSON.stringify({ op: 'discover', ...(await withCtx(ctx)) });
-        if (!(engine instanceof Engine)) return engine.callWatched(request, session, max, parse);
-        const { recordingFS, DiscoveryTracker, watchedDiscover } = await (depsModule ??= import('./src/deps.js'));
-        tracker ??= new DiscoveryTracker();
-        if (!recorder) {
-          // Read through a recorder from the next instance on (deps.js); engines that never watch pay nothing.
-          recorder = recordingFS(/** @type {import('./index.js').FileSystem} */ (base));
-          engine.fs = recorder.fs;
-          await engine.close();
-        }
-        const { reply, watch } = await watchedDiscover(engine, recorder, tracker, request, nodeFS(), max);
-        return { result: parse(new TextDecoder().decode(reply)), watch };
-      },
-      end: async () => {
-        if (engineRef && !(engineRef instanceof Engine)) await engineRef.unwatch(session);
-      },
-    };
-    return startWatch(source, /** @type {any} */ (onChange), wopts);
-  };
-
-  /** @type {import('./index.js').Skilldex} */
-  const sk = {
-    discover: async (ctx) => run({ op: 'discover', ...(await withCtx(ctx)) }),
-    scanDir: async (dir, o) => run({ op: 'scanDir', dir, source: o?.source }),
-    resolve: async (url, ctx) => run({ op: 'resolve', ...(await withCtx(ctx)), url }),
-    listFiles: async (name, ctx) => run({ op: 'listFiles', ...(await withCtx(ctx)), name }),
-    renderPrompt: async (o) =>
-      run({ op: 'renderPrompt', ...(await withCtx(o)), readTool: o?.readTool, format: o?.format, maxChars: o?.maxChars }),
-    expandCommand: async (text, o) =>
-      run({ op: 'expandCommand', ...(await withCtx(o)), text, enableSkillCommands: o?.enableSkillCommands }),
-    commands: async (ctx) => run({ op: 'commands', ...(await withCtx(ctx)) }),
-    contextFiles: async (ctx) => run({ op: 'contextFiles', ...(await withCtx(ctx)) }),
-    validate: async (dir) => run({ op: 'validate', dir }),
-    explain: async (name, ctx) => run({ op: 'explain', ...(await withCtx(ctx)), name }),
-    match: async (paths, ctx) => run({ op: 'match', ...(await withCtx(ctx)), paths }),
-    call: async (request) => {
-      const { engine } = await init();
-      return engine.call(typeof request === 'string' ? request : JSON.stringify(request));
-    },
-    watch,
-    ready: async () => (await init()).engine.ready(),
-    close: async () => {
-      if (setup) await (await setup).engine.close();
-    },
-    stats: () => (engineRef ? engineRef.stats() : { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0, prefetchedReads: 0 }),
-  };
-  // For the package's own CLI only (bin/skilldex.mjs, --json), not API: a
-  // call whose reply comes back as the module's UTF-8 bytes, which the CLI
-  // writes to stdout as they are. Decoding a 1 MB reply that is not ASCII
-  // and encoding it again cost a one-shot process 30-50 ms (issue 10). The
-  // bytes are a view of the module's memory, valid until the next call:
-  // copying 1 MB into fresh memory cost a one-shot process 250 page faults.
-  Object.defineProperty(sk, Symbol.for('skilldex.callBytes'), {
-    value: async (/** @type {string} */ request) => {
-      const { engine } = await init();
-      return engine instanceof Engine ? engine.callBytes(request, true) : new TextEncoder().encode(await engine.call(request));
-    },
-  });
-  return sk;
-}
-
-/**
- * A default the runtime must be asked for. A refusal (Deno without the
- * permission) becomes an INVALID_ARGUMENT that names the two ways out.
- * @param {string} what @param {string} field @param {() => string | undefined} get
- */
-function processValue(what, field, get) {
-  try {
-    return get();
-  } catch (e) {
-    const hint = field === 'home' ? ' (Deno: --allow-sys=homedir)' : ' (Deno: --allow-read for it)';
-    throw new SkilldexError('INVALID_ARGUMENT', `no ${field} given and the runtime refused the ${what}: pass ${field}, or grant access${hint}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-  }
-}
+export const createSkilldex = facade(platform);
 
 /** @type {import('./index.js').Skilldex | undefined} */
 let shared;

@@ -14,8 +14,8 @@ import (
 
 // The request schema is defined once, in Go: Request's json tags and the
 // fields each entry of operations reads. js/index.d.ts (the Request union,
-// Options, Provider, the Skilldex methods) and js/index.js (the requests its
-// methods send) restate it for JavaScript; these tests fail when they
+// Options, Provider, the Skilldex methods) and js/src/facade.js (the
+// requests createSkilldex's methods send) restate it for JavaScript; these tests fail when they
 // disagree, so that adding an operation or a field cannot skip a layer.
 
 // jsonKeys returns the json tag names of struct type v's fields.
@@ -193,11 +193,12 @@ var (
 	jsKey     = regexp.MustCompile(`^\s*(\w+)\s*(?::|$)`)
 )
 
-// TestSchema_indexJS: the requests index.js's methods send carry the Go
-// fields of their op, and there is one for every op.
+// TestSchema_indexJS: the requests the facade's methods send (index.js's
+// createSkilldex, made in src/facade.js) carry the Go fields of their op,
+// and there is one for every op.
 func TestSchema_indexJS(t *testing.T) {
 	got := map[string][]string{}
-	for _, m := range jsRun.FindAllStringSubmatch(readJS(t, "index.js"), -1) {
+	for _, m := range jsRun.FindAllStringSubmatch(readJS(t, "src/facade.js"), -1) {
 		keys := []string{"op"}
 		args := m[2]
 		if jsLoadCtx.MatchString(args) {
@@ -208,13 +209,13 @@ func TestSchema_indexJS(t *testing.T) {
 			if k := jsKey.FindStringSubmatch(part); k != nil {
 				keys = append(keys, k[1])
 			} else if strings.TrimSpace(part) != "" {
-				t.Fatalf("index.js: cannot read the request field %q of op %s", part, m[1])
+				t.Fatalf("src/facade.js: cannot read the request field %q of op %s", part, m[1])
 			}
 		}
 		slices.Sort(keys)
 		got[m[1]] = keys
 	}
-	compareOps(t, "index.js", got)
+	compareOps(t, "src/facade.js", got)
 }
 
 var (

@@ -32,7 +32,6 @@ const require = createRequire(import.meta.url);
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 const { process, Buffer } = globalThis;
 
 const USAGE = `usage: skilldex <command> [arguments] [flags]
@@ -111,31 +110,62 @@ class Exit extends Error {
 }
 const usage = (message) => new Exit(2, 'USAGE', message);
 
-function parse(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        cwd: { type: 'string' },
-        home: { type: 'string' },
-        settings: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-        format: { type: 'string' },
-        'no-read-tool': { type: 'boolean' },
-        'max-chars': { type: 'string' },
-        all: { type: 'boolean' },
-        wide: { type: 'boolean' },
-      },
-    });
-  } catch (e) {
-    throw usage(String(e.message).replace(/\. To specify a positional argument.*$/s, ''));
+// The flags: a string flag takes a value (--cwd DIR, --cwd=DIR), a boolean
+// one none. -h is --help.
+const FLAGS = {
+  cwd: 'string', home: 'string', settings: 'string', format: 'string', 'max-chars': 'string',
+  json: 'boolean', help: 'boolean', version: 'boolean', 'no-read-tool': 'boolean', all: 'boolean', wide: 'boolean',
+};
+const SHORT_FLAGS = { h: 'help' };
+
+/**
+ * argv as flags and positional arguments; "--" ends the flags, and a flag
+ * given twice keeps its last value. Not node:util's parseArgs: loading it
+ * took a one-shot run 2-4 ms (issue 10).
+ * @param {string[]} argv
+ */
+function splitArgs(argv) {
+  /** @type {Record<string, string | boolean>} */
+  const values = {};
+  const positionals = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = arg.slice(2, eq < 0 ? undefined : eq);
+      const type = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
+      if (!type) throw usage(`unknown flag --${name}`);
+      if (type === 'boolean') {
+        if (eq >= 0) throw usage(`--${name} takes no value`);
+        values[name] = true;
+      } else if (eq >= 0) {
+        values[name] = arg.slice(eq + 1);
+      } else {
+        const value = argv[i + 1];
+        if (value === undefined) throw usage(`--${name} needs a value`);
+        if (value.startsWith('-') && value !== '-') throw usage(`--${name} needs a value, not the flag ${value} (a value that starts with "-" goes as --${name}=${value})`);
+        values[name] = value;
+        i++;
+      }
+    } else if (arg.startsWith('-') && arg !== '-') {
+      for (const c of arg.slice(1)) {
+        if (!Object.hasOwn(SHORT_FLAGS, c)) throw usage(`unknown flag -${c}`);
+        values[SHORT_FLAGS[c]] = true;
+      }
+    } else {
+      positionals.push(arg);
+    }
   }
-  const { values, positionals } = parsed;
+  return { values, positionals };
+}
+
+
+function parse(argv) {
+  const { values, positionals } = splitArgs(argv);
   if (values.help || values.version) return { values, command: null, args: [] };
   const [command, ...args] = positionals;
   if (!command) throw usage('no command given');
@@ -513,10 +543,10 @@ const hasErrors = (v) =>
  * collection, to raise glibc's heap trim threshold; with V8's tier-up off
  * the pages it saved are not faulted in any more, and the collection only
  * cost its 5 ms (docs/PERF-NOTES.md).
- * @returns {Promise<WebAssembly.Module | undefined>}
+ * @param {typeof import('../src/platform/node.js')} platform
+ * @returns {WebAssembly.Module | undefined}
  */
-async function compileModule() {
-  const { loadWasmSync, wasmURL } = await import('../src/platform/node.js');
+function compileModule({ loadWasmSync, wasmURL }) {
   try {
     return new WebAssembly.Module(loadWasmSync(wasmURL));
   } catch {
@@ -540,13 +570,20 @@ async function main(argv) {
     // shipped module's functions when it first compiles it rather than all
     // of them in WebAssembly.compile (about 10 ms of a run). Never done by
     // the library.
+    // The facade over this runtime's platform file, both imported here:
+    // index.js reaches the platform file through package.json "imports"
+    // ('#platform'), which took Node about 3.5 ms to resolve in a one-shot
+    // run (issue 10), and loads MemoryFS, which the CLI does not use.
+    const [platform, { facade }] = await Promise.all([
+      import(globalThis.Deno ? '../src/platform/deno.js' : '../src/platform/node.js'),
+      import('../src/facade.js'),
+    ]);
     let wasm; // unset: the facade loads the module itself
     if (!globalThis.Deno && !process.versions.bun) {
       require('node:v8').setFlagsFromString('--liftoff-only --wasm-lazy-validation');
-      wasm = await compileModule();
+      wasm = compileModule(platform);
     }
-    const { createSkilldex } = await import('../index.js');
-    const engine = createSkilldex({ wasm });
+    const engine = facade(platform)({ wasm });
     if (json && command !== 'validate') {
       // The reply's bytes go to stdout as the module wrote them: decoding
       // a large reply that is not ASCII and encoding it again took a

@@ -341,6 +341,11 @@ test('--cwd and --home default to the process\'s; a relative --cwd is resolved',
   assert.equal(r.stdout, await raw({ op: 'discover', cwd, home }));
   const rel = ok(cli(['list', '--json', '--cwd', 'work/proj', '--home', home], { cwd: root }));
   assert.equal(rel.stdout, r.stdout);
+  // The same flags as --name=value, given twice (the last counts), and -h
+  // among other short flags.
+  const eq = ok(cli(['list', '--json', `--cwd=${root}`, `--cwd=${cwd}`, `--home=${home}`], { cwd: root }));
+  assert.equal(eq.stdout, r.stdout);
+  assert.match(ok(cli(['-hh'])).stdout, /^usage: skilldex <command>/);
 });
 
 test('usage errors exit 2', () => {
@@ -355,6 +360,13 @@ test('usage errors exit 2', () => {
     ['prompt', '--format', 'html'],
     ['prompt', '--max-chars', 'ten'],
     ['list', '--cwd'],
+    ['list', '--cwd='],
+    ['list', '--cwd', '--wide'],
+    ['list', '--json=1'],
+    ['list', '--wide=yes'],
+    ['-hj'],
+    ['list', '---'],
+    ['list', '--', '--wide'],
   ]) {
     const r = cli(args);
     assert.equal(r.status, 2, `${args.join(' ')}: exit ${r.status}`);
@@ -364,6 +376,12 @@ test('usage errors exit 2', () => {
   const j = cli(['bogus', '--json']);
   assert.equal(j.status, 2);
   assert.deepEqual(JSON.parse(j.stdout), { error: { code: 'USAGE', message: 'unknown command "bogus"' } });
+  // A string flag followed by a flag is refused, saying how to give a
+  // value that starts with "-"; a boolean flag takes no value.
+  assert.deepEqual(JSON.parse(cli(['list', '--json', '--cwd', '--wide']).stdout), {
+    error: { code: 'USAGE', message: '--cwd needs a value, not the flag --wide (a value that starts with "-" goes as --cwd=--wide)' },
+  });
+  assert.deepEqual(JSON.parse(cli(['list', '--json', '--wide=1']).stdout), { error: { code: 'USAGE', message: '--wide takes no value' } });
 });
 
 test('--help and --version', () => {

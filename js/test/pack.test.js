@@ -12,7 +12,7 @@ test('npm pack --dry-run lists the .wasm, index.d.ts and the bin, and no tests',
   assert.equal(r.status, 0, r.stderr);
   const [pkg] = JSON.parse(r.stdout);
   const files = pkg.files.map((f) => f.path).sort();
-  for (const f of ['package.json', 'README.md', 'index.js', 'index.d.ts', 'skilldex.wasm', 'bin/skilldex.mjs', 'src/engine.js', 'src/wasi.js', 'src/memfs.js', 'src/nodefs.js', 'src/platform/node.js', 'src/platform/deno.js', 'src/platform/browser.js']) {
+  for (const f of ['package.json', 'README.md', 'index.js', 'index.d.ts', 'skilldex.wasm', 'bin/skilldex.mjs', 'src/facade.js', 'src/engine.js', 'src/wasi.js', 'src/memfs.js', 'src/nodefs.js', 'src/platform/node.js', 'src/platform/deno.js', 'src/platform/browser.js']) {
     assert.ok(files.includes(f), `${f} missing from the package: ${files.join(', ')}`);
   }
   assert.deepEqual(files.filter((f) => f.startsWith('test/') || f.includes('node_modules')), []);
