@@ -36,7 +36,9 @@
 //     costs about that much), within the engines' limit on their number.
 //   - The Go runtime's findfunctab (two non-zero bytes every 20, which would
 //     be one segment each: 39,000 of the engine's) is left out of the data
-//     and written by the new _initialize with one loop (functab.go); an
-//     instance's memory after _initialize is the snapshot's, byte for byte,
-//     but for the hash key.
+//     and written with one loop the first time runtime.findfunc, its only
+//     reader, runs (functab.go): a one-shot call that never collects
+//     garbage never touches its 786 KB. Otherwise an instance's memory
+//     after _initialize is the snapshot's, byte for byte, but for the hash
+//     key.
 package wasmsnap

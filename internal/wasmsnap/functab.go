@@ -1,6 +1,9 @@
 package wasmsnap
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // The Go runtime's findfunctab, the table runtime.findfunc reads to map a
 // PC to its function (GC stack scans, stack growth, tracebacks), has one
@@ -14,8 +17,16 @@ import "encoding/binary"
 // made 39,000 of the engine module's 43,000 data segments, about 390 KB of
 // the file, and as many segment records that V8 decodes and keeps (about
 // 940 KB), for 786 KB of memory that one loop writes. So the snapshot
-// leaves the table out of the data and its _initialize writes it (addInit),
-// before any other export can run (each traps until _initialize has run).
+// leaves the table out of the data and writes it with a loop (fillCode)
+// the first time runtime.findfunc runs, the table's only reader: a call is
+// added at the top of its body (addInit). An instance that never collects
+// garbage, grows a stack or prints a traceback (a one-shot discovery) never
+// writes the table nor touches its 192 pages. Without the name section
+// that finds runtime.findfunc, _initialize writes it.
+//
+// The table only speeds findfunc up: from a record's index it walks the
+// function table forward to the PC's function, so a record that is
+// behind (zero) still gives the right function, later.
 const (
 	bucketSize     = 20               // runtime.findfuncbucket: idx uint32, subbuckets [16]byte
 	bucketShift    = 4                // log2(bucketsPerFunc)
@@ -85,6 +96,7 @@ func (t funcTable) clear(mem []byte) {
 // The opcodes of fillCode's loop.
 const (
 	opLoop     = 0x03
+	opReturn   = 0x0f
 	opBrIf     = 0x0d
 	opLocalTee = 0x22
 	opI32Store = 0x36
@@ -95,10 +107,15 @@ const (
 )
 
 // fillCode is the body (its locals, then its code) of a function that
-// writes the table: for i := 0; i < n; i++ { mem[off+i*20] = first + i/16 }
-// (n is at least 1: a do-while).
-func (t funcTable) fillCode() []byte {
+// writes the table once, the first time it is called (written is the index
+// of an i32 global, 0 until then): for i := 0; i < n; i++ { mem[off+i*20] =
+// first + i/16 } (n is at least 1: a do-while).
+func (t funcTable) fillCode(written uint32) []byte {
 	c := []byte{1, 1, valI32} // locals: one group of one i32, i
+	c = append(c, opGlobalGet)
+	c = appendU32(c, written)
+	c = append(c, opIf, opBlockEmpty, opReturn, opEnd, opI32Const, 1, opGlobalSet)
+	c = appendU32(c, written)
 	c = append(c, opLoop, opBlockEmpty)
 	// address: i*20 (the store's offset adds off)
 	c = append(c, opLocalGet, 0, opI32Const)
@@ -115,4 +132,38 @@ func (t funcTable) fillCode() []byte {
 	c = appendSLEB(c, int64(t.n))
 	c = append(c, opI32LtU, opBrIf, 0, opEnd, opEnd)
 	return c
+}
+
+// findfuncName is the name section's name of the table's reader.
+const findfuncName = "runtime.findfunc"
+
+// prependCall returns a code section (its vector of bodies) whose body of
+// the defined function fn starts with a call of callee, before its code.
+func prependCall(code []byte, fn, callee uint32) ([]byte, error) {
+	r := &reader{b: code}
+	n := r.u32()
+	out := appendU32(nil, n)
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		body := r.bytes(int(r.u32()))
+		if i == fn {
+			b := &reader{b: body}
+			for groups := b.u32(); groups > 0 && b.err == nil; groups-- {
+				b.u32()  // count
+				b.byte() // type
+			}
+			if b.err != nil {
+				return nil, fmt.Errorf("function %d: locals: %w", fn, b.err)
+			}
+			patched := append([]byte(nil), body[:b.off]...)
+			patched = append(patched, opCall)
+			patched = appendU32(patched, callee)
+			body = append(patched, body[b.off:]...)
+		}
+		out = appendU32(out, uint32(len(body)))
+		out = append(out, body...)
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("code section: %w", r.err)
+	}
+	return out, nil
 }

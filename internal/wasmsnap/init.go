@@ -18,15 +18,18 @@ const (
 //
 //   - a global, "initialised", 0 in the snapshot;
 //   - the new init export: it traps if called a second time (as Go's
-//     _initialize does), writes the runtime's findfunctab when the
-//     snapshot's data leaves it out (table, functab.go), sets the global,
+//     _initialize does), sets the global,
 //     and fills the Go runtime's hash
 //     key (at keys) with fresh bytes from WASI random_get, as alginit fills
 //     it, so that no two instances share the key (the snapshot's own key
 //     is in the published module);
 //   - in front of every other exported function, a wrapper that traps
 //     before the init has run (as Go's exports do), so that no instance
-//     runs on the published key.
+//     runs on the published key;
+//   - when the snapshot's data leaves the runtime's findfunctab out
+//     (table, functab.go): a global, 0 until it is written, and the
+//     function that writes it, called first thing by runtime.findfunc (or
+//     by the init when the module has no name section to find that).
 func (m *module) addInit(secs []section, initIdx int, keys []uint32, table *funcTable) ([]byte, error) {
 	randomGet := -1
 	for i, f := range m.funcImports {
@@ -77,8 +80,19 @@ func (m *module) addInit(secs []section, initIdx int, keys []uint32, table *func
 	c = appendU32(c, flag)
 	c = append(c, opIf, opBlockEmpty, opUnreachable, opEnd)
 	if table != nil {
-		c = append(c, opCall)
-		c = appendU32(c, addFunc(typeOf(nil, nil), table.fillCode()))
+		written := uint32(len(m.globals)) + 1 // after flag
+		gs, _ := findSection(secs, secGlobal)
+		secs = replaceSection(secs, secGlobal, appendVecItem(gs.body, []byte{valI32, 1, opI32Const, 0, opEnd}))
+		fill := addFunc(typeOf(nil, nil), table.fillCode(written))
+		if reader, ok := m.funcIndex(findfuncName); ok {
+			var err error
+			if codeBody, err = prependCall(codeBody, reader-uint32(len(m.funcImports)), fill); err != nil {
+				return nil, err
+			}
+		} else {
+			c = append(c, opCall)
+			c = appendU32(c, fill)
+		}
 	}
 	c = append(c, opI32Const, 1, opGlobalSet)
 	c = appendU32(c, flag)

@@ -207,3 +207,13 @@ func functionNames(r *reader) map[uint32]string {
 	}
 	return names
 }
+
+// funcIndex is the index of the function the name section calls name.
+func (m *module) funcIndex(name string) (uint32, bool) {
+	for i, n := range m.names {
+		if n == name && i >= uint32(len(m.funcImports)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
