@@ -198,14 +198,17 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, readAhead = ()
    */
   const typeOf = (type) => TYPE[type] ?? 0;
 
-  /** @param {string} name @param {(p: any) => string | null | undefined} op */
+  /** @param {'stat' | 'lstat'} name @param {(p: any) => string | null | undefined} op */
   const statImport = (name, op) => (/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ out) => {
     p >>>= 0;
     n >>>= 0;
     out >>>= 0;
     try {
       enter(name, p, n, 0, 0, out);
-      const t = op(pathArg(p, n));
+      // Made ahead by the worker at the call's start (prefetch.js takeProbe); undefined: make it here.
+      const prefetcher = readAhead();
+      let t = /** @type {string | null | undefined} */ (prefetcher ? prefetcher.takeProbe(name, u8.subarray(p, p + n)) : undefined);
+      if (t === undefined) t = op(pathArg(p, n));
       if (t == null) return ENOENT;
       refresh();
       dv.setUint32(out, typeOf(t), true);
@@ -387,6 +390,9 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, readAhead = ()
       (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
       try {
         enter('realpath', p, n, ptr, cap, outLen);
+        const prefetcher = readAhead();
+        const made = prefetcher ? prefetcher.takeProbe('realpath', u8.subarray(p, p + n)) : undefined;
+        if (made instanceof Uint8Array) return put(made, ptr, cap, outLen);
         return put(bytesOf(notPromise(fs.realpath(pathArg(p, n)), 'realpath')), ptr, cap, outLen);
       } catch (e) {
         return fsErrno(e);

@@ -83,6 +83,18 @@
 // discovery spent 2.5-3 ms of its 30 on its engine's thread listing 18
 // directories; issue 13).
 //
+// The job makes the stat, lstat and realpath calls of the request's last
+// call too, in the order they came among its listings (takeProbe; a
+// record is the call's byte, PROBE, then its path): a root's realpath, the
+// lstat of a group folder's missing SKILL.md after its read failed, a
+// linked folder's stat and realpath. They are answered as listings are:
+// only a call of the same kind on the same path, at or after the last
+// taken, made in this call. The hint no longer cancels the job, since
+// these calls come during the reads as well. They had cost a warm
+// 1,000-skill discovery's engine thread about 2.5 ms under Deno (about 70
+// calls, a missing path's error the dearest), while the worker had time
+// to spare: it is idle while the engine's thread ends the call.
+//
 // # Reading ahead from the call's start
 //
 // The engine sends its hint only once its thread has listed every root,
@@ -137,6 +149,24 @@ const DIR_SPIN_MS = 0.5;
 
 /** read_dir's entry types (wasm/ABI.md#read_dir; engine.js TYPE). */
 const DIR_TYPE = /** @type {Record<string, number>} */ ({ other: 0, file: 1, dir: 2, symlink: 3 });
+
+/** The types by DIR_TYPE's numbers: a stat or lstat made ahead passes its answer on as its number. */
+const TYPE_NAMES = /** @type {const} */ (['other', 'file', 'dir', 'symlink']);
+
+/**
+ * The calls a listing job makes ahead (startCall), by the first byte of
+ * each of its records (the path follows): read_dir's, and the probes of
+ * stat, lstat and realpath the engine makes around its listings and
+ * reads (a root's realpath, a group folder's missing SKILL.md, a linked
+ * folder's target).
+ */
+const PROBE = /** @type {const} */ ({ readDir: 1, lstat: 2, stat: 3, realpath: 4 });
+
+/** A stat or lstat made ahead found nothing (the filesystem's null: ENOENT). */
+const MISSING = -2000;
+
+/** The most calls of one call recorded for the next (Prefetcher.takeProbe). */
+const MAX_PROBES = 1024;
 
 /**
  * How long the main thread spins on a read the worker is making, when it
@@ -361,7 +391,7 @@ export class Prefetcher {
     /** @type {Uint8Array[] | null} the directories the running call lists, or null outside a call */
     this.dirLog = null;
     this.callKey = '';
-    /** @type {{job: DirJob, records: Uint8Array[], cursor: number, own: Map<number, {bytes?: Uint8Array, code?: string} | null>} | null} the running call's listing job */
+    /** @type {{job: DirJob, records: Uint8Array[], cursor: number, own: Map<number, Made | null>} | null} the running call's listing job */
     this.dirs = null;
     /** @type {{sab: SharedArrayBuffer, ctrl: Int32Array} | null} the last listing job's buffer, reused once the worker has left it */
     this.dirBuffer = null;
@@ -413,7 +443,6 @@ export class Prefetcher {
    * @param {Uint8Array} list @param {number} cap
    */
   hint(list, cap) {
-    this.cancelDirs(); // the engine lists no more: it reads
     const h = this.current;
     const first = this.dirLog !== null && this.callHint === null;
     if (h && h.early && h.cap === cap && equalBytes(h.list, list)) {
@@ -701,34 +730,60 @@ export class Prefetcher {
    * @returns {Uint8Array | null}
    */
   takeDir(path) {
-    if (this.dirLog && this.dirLog.length < 1024) this.dirLog.push(path.slice());
+    const listed = this.takeProbe('readDir', path);
+    return listed === undefined ? null : /** @type {Uint8Array} */ (listed);
+  }
+
+  /**
+   * The answer of a call the listing job made ahead: readDir (as takeDir),
+   * lstat and stat (the filesystem's type, or null for a missing path),
+   * realpath (the UTF-8 bytes of the realpath, a view of shared memory to
+   * be copied at once); undefined when the caller must make the call
+   * itself (as takeDir's null). An error is thrown with its code. Every
+   * call asked for (up to MAX_PROBES) is recorded for the same request's
+   * next call.
+   * @param {keyof typeof PROBE} name @param {Uint8Array} path
+   * @returns {Uint8Array | string | null | undefined}
+   */
+  takeProbe(name, path) {
+    const op = PROBE[name];
+    if (this.dirLog && this.dirLog.length < MAX_PROBES) {
+      const rec = new Uint8Array(1 + path.length);
+      rec[0] = op;
+      rec.set(path, 1);
+      this.dirLog.push(rec);
+    }
     const d = this.dirs;
-    if (!d) return null;
+    if (!d) return undefined;
     let j = d.cursor;
-    while (j < d.records.length && !sameBytes(d.records[j], path)) j++;
-    if (j >= d.records.length) return null;
-    d.cursor = j; // not past it: read_dir asks again with a larger buffer when the listing did not fit
+    while (j < d.records.length && !sameRecord(d.records[j], op, path)) j++;
+    if (j >= d.records.length) return undefined;
+    d.cursor = j; // not past it: read_dir and realpath ask again with a larger buffer when the answer did not fit
     const { states, results, starts, data } = d.job;
     let s = Atomics.compareExchange(states, j, UNCLAIMED, TAKEN);
     if (s === TAKEN) {
-      // Listed here while waiting for the worker (waitForDir), or inline.
+      // Made here while waiting for the worker (waitForDir), or inline.
       const own = d.own.get(j);
-      if (!own) return null;
+      if (!own) return undefined;
       this.stats.listed++;
-      if (own.bytes) return own.bytes;
-      throw codeError(/** @type {string} */ (own.code), 'listed ahead');
+      if (own.code) throw codeError(own.code, 'made ahead');
+      return own.value;
     }
     if (s === READING) s = this.waitForDir(d, j);
-    if (s !== DONE) return null;
+    if (s !== DONE) return undefined;
     const r = results[j];
     if (r >= 0) {
       this.stats.listed++;
-      return data.subarray(starts[j], starts[j] + r);
+      return op === PROBE.lstat || op === PROBE.stat ? TYPE_NAMES[r] : data.subarray(starts[j], starts[j] + r);
+    }
+    if (r === MISSING) {
+      this.stats.listed++;
+      return null;
     }
     const code = CODES[-1 - r];
-    if (r === REDO || code === undefined) return null;
+    if (r === REDO || code === undefined) return undefined;
     this.stats.listed++;
-    throw codeError(code, 'listed ahead');
+    throw codeError(code, 'made ahead');
   }
 
   /**
@@ -739,19 +794,19 @@ export class Prefetcher {
    * Its state then: still READING, the caller lists it itself (a
    * directory of a few thousand entries takes Deno milliseconds: the
    * engine's thread used to list it a second time while the worker did).
-   * @param {{job: DirJob, records: Uint8Array[], own: Map<number, {bytes?: Uint8Array, code?: string} | null>}} d
+   * @param {{job: DirJob, records: Uint8Array[], own: Map<number, Made | null>}} d
    * @param {number} j
    */
   waitForDir(d, j) {
     const { states } = d.job;
     const fs = this.fs;
-    if (fs && typeof fs.readDir === 'function') {
+    if (fs) {
       let k = j + 1;
       while (Atomics.load(states, j) === READING) {
         while (k < d.records.length && Atomics.load(states, k) !== UNCLAIMED) k++;
         if (k >= d.records.length) break;
         if (Atomics.compareExchange(states, k, UNCLAIMED, TAKEN) !== UNCLAIMED) continue;
-        d.own.set(k, listOwn(fs, d.records[k]));
+        d.own.set(k, makeOwn(fs, d.records[k]));
       }
     }
     const until = performance.now() + DIR_SPIN_MS;
@@ -845,28 +900,102 @@ export function readAhead(fs, m) {
 }
 
 /**
- * The listing of p made on the engine's thread while it waits for the
- * worker (Prefetcher.waitForDir), in read_dir's form in memory of its
- * own; an error with one of CODES (not EIO) as its code; null when it
- * must be listed again inline (as listAhead's REDO).
- * @param {{readDir?: (path: any) => any}} fs @param {Uint8Array} p
- * @returns {{bytes?: Uint8Array, code?: string} | null}
+ * A call of a listing job made on the engine's thread while it waits for
+ * the worker (Prefetcher.waitForDir): value is its answer as takeProbe
+ * returns it, in memory of its own; code an error's (one of CODES).
+ * @typedef {{value?: Uint8Array | string | null, code?: string}} Made
  */
-function listOwn(fs, p) {
+
+/**
+ * The call of record rec (its op byte, then its path) made here: a
+ * listing in read_dir's form, a type or null, a realpath's UTF-8 bytes;
+ * an error with one of CODES (not EIO) as its code; null when it must be
+ * made again inline (as listAhead's REDO).
+ * @param {any} fs @param {Uint8Array} rec
+ * @returns {Made | null}
+ */
+function makeOwn(fs, rec) {
+  const p = rec.subarray(1);
   try {
-    const entries = /** @type {any} */ (fs).readDir(p);
-    let size = 0;
-    for (let i = 0; i < entries.length; i++) {
-      const name = entries[i].name;
-      size += 5 + (typeof name === 'string' ? 3 * name.length : name.length); // UTF-8 takes at most 3 bytes a UTF-16 unit
+    switch (rec[0]) {
+      case PROBE.readDir: {
+        if (typeof fs.readDir !== 'function') return null;
+        const entries = fs.readDir(p);
+        let size = 0;
+        for (let i = 0; i < entries.length; i++) {
+          const name = entries[i].name;
+          size += 5 + (typeof name === 'string' ? 3 * name.length : name.length); // UTF-8 takes at most 3 bytes a UTF-16 unit
+        }
+        const buf = new Uint8Array(size);
+        const n = encodeListing(entries, buf, 0, ownEncoder);
+        return n < 0 ? null : { value: buf.subarray(0, n) };
+      }
+      case PROBE.lstat:
+      case PROBE.stat: {
+        const t = rec[0] === PROBE.lstat ? fs.lstat(p) : fs.stat(p);
+        if (t == null) return { value: null };
+        return typeof t === 'string' && DIR_TYPE[t] !== undefined ? { value: t } : null;
+      }
+      case PROBE.realpath: {
+        const r = fs.realpath(p);
+        return typeof r === 'string' ? { value: ownEncoder.encode(r) } : r instanceof Uint8Array ? { value: r } : null;
+      }
+      default:
+        return null;
     }
-    const buf = new Uint8Array(size);
-    const n = encodeListing(entries, buf, 0, ownEncoder);
-    return n < 0 ? null : { bytes: buf.subarray(0, n) };
   } catch (e) {
     const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
     return typeof code === 'string' && code !== 'EIO' && CODES.includes(code) ? { code } : null;
   }
+}
+
+/**
+ * The call of record rec made by the worker into data from at on: its
+ * result as a listing job's results hold it (the bytes written for a
+ * listing or a realpath, a type's number, MISSING), REDO when what it
+ * wrote does not fit (-1 from encodeListing's side: the caller notes the
+ * room), or an error thrown.
+ * @param {any} fs @param {Uint8Array} rec @param {Uint8Array} data @param {number} at @param {TextEncoder} enc
+ * @returns {number} -1: it did not fit
+ */
+function makeAhead(fs, rec, data, at, enc) {
+  const p = rec.subarray(1);
+  switch (rec[0]) {
+    case PROBE.readDir:
+      return typeof fs.readDir === 'function' ? encodeListing(fs.readDir(p), data, at, enc) : REDO;
+    case PROBE.lstat:
+    case PROBE.stat: {
+      const t = rec[0] === PROBE.lstat ? fs.lstat(p) : fs.stat(p);
+      if (t == null) return MISSING;
+      const k = typeof t === 'string' ? DIR_TYPE[t] : undefined;
+      return k === undefined ? REDO : k;
+    }
+    case PROBE.realpath: {
+      const r = fs.realpath(p);
+      if (typeof r === 'string') {
+        const w = enc.encodeInto(r, data.subarray(at));
+        return w.read < r.length ? -1 : w.written;
+      }
+      if (!(r instanceof Uint8Array)) return REDO;
+      if (at + r.length > data.length) return -1;
+      data.set(r, at);
+      return r.length;
+    }
+    default:
+      return REDO;
+  }
+}
+
+/**
+ * Whether rec is the record of op on path: its op byte, then path's bytes.
+ * @param {Uint8Array} rec @param {number} op @param {Uint8Array} path
+ */
+function sameRecord(rec, op, path) {
+  const n = path.length;
+  if (rec.length !== n + 1 || rec[0] !== op) return false;
+  // From the end: the paths of one job differ in their last bytes.
+  for (let i = n - 1; i >= 0; i--) if (rec[i + 1] !== path[i]) return false;
+  return true;
 }
 
 const ownEncoder = new TextEncoder();
@@ -926,15 +1055,16 @@ export function listAhead(fs, m) {
       if (Atomics.compareExchange(states, i, UNCLAIMED, READING) !== UNCLAIMED) continue;
       let result = REDO;
       try {
-        if (typeof fs.readDir === 'function') {
-          const n = encodeListing(fs.readDir(records[i]), data, at, enc);
-          if (n >= 0) {
-            starts[i] = at;
-            result = n;
-            at += n;
-          } else {
-            Atomics.store(ctrl, NEED, Math.min(2 * data.length, MAX_DIR_DATA)); // twice the room next time
-          }
+        const op = records[i][0];
+        const n = makeAhead(fs, records[i], data, at, enc);
+        if (n === -1) {
+          Atomics.store(ctrl, NEED, Math.min(2 * data.length, MAX_DIR_DATA)); // twice the room next time
+        } else if (n >= 0 && (op === PROBE.readDir || op === PROBE.realpath)) {
+          starts[i] = at;
+          result = n;
+          at += n;
+        } else {
+          result = n;
         }
       } catch (e) {
         const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;

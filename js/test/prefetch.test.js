@@ -304,6 +304,69 @@ test('a call lists ahead the directories its request listed the last time, each 
   assert.ok(pf.dirData > 64);
 });
 
+test('the listing job makes ahead the stat, lstat and realpath calls of the request\'s last call too, each answered as the filesystem does', () => {
+  const fsys = /** @type {any} */ (defaultFileSystem());
+  const base = path.join(tmp, 'probes');
+  fs.mkdirSync(path.join(base, 'root/group'), { recursive: true });
+  fs.mkdirSync(path.join(base, 'root/skill'), { recursive: true });
+  fs.writeFileSync(path.join(base, 'root/skill/SKILL.md'), 'x');
+  fs.symlinkSync('skill', path.join(base, 'root/linked'));
+  fs.symlinkSync('nowhere', path.join(base, 'root/dangling'));
+  const P = (/** @type {string} */ rel) => enc.encode(path.join(base, rel));
+  /** @type {[('readDir' | 'lstat' | 'stat' | 'realpath'), Uint8Array][]} */
+  const calls = [
+    ['lstat', P('root/.git')], ['readDir', P('root')], ['realpath', P('root')], ['lstat', P('root/group/SKILL.md')],
+    ['stat', P('root/linked')], ['lstat', P('root/dangling')], ['stat', P('root/dangling')], ['realpath', P('root/linked')],
+    ['realpath', P('root/missing')], ['lstat', P('root/skill/SKILL.md/x')],
+  ];
+  /** What the filesystem answers (bytes for a realpath or a listing), or the error's code. */
+  const answer = (/** @type {string} */ op, /** @type {Uint8Array} */ p) => {
+    try {
+      const r = fsys[op](p);
+      if (op === 'readDir') return readDirForm(r);
+      return op === 'realpath' ? [...bytesOf(r)] : r;
+    } catch (e) {
+      return /** @type {any} */ (e).code;
+    }
+  };
+  const taken = (/** @type {Prefetcher} */ pf, /** @type {'readDir' | 'lstat' | 'stat' | 'realpath'} */ op, /** @type {Uint8Array} */ p) => {
+    try {
+      const r = pf.takeProbe(op, p);
+      return r instanceof Uint8Array ? (op === 'readDir' ? new Uint8Array(r) : [...r]) : r;
+    } catch (e) {
+      return /** @type {any} */ (e).code;
+    }
+  };
+  const { pf, posted } = idlePrefetcher();
+  pf.start();
+  pf.startCall('request');
+  for (const [op, p] of calls) assert.equal(pf.takeProbe(op, p), undefined, 'made inline the first time');
+  pf.endCall();
+  pf.startCall('request');
+  assert.equal(posted.length, 1);
+  listAhead(fsys, posted[0]); // as the worker would
+  assert.equal(pf.takeProbe('stat', P('root/.git')), undefined, 'another call on the same path is not served');
+  for (const [op, p] of calls) {
+    const got = taken(pf, op, p);
+    assert.notEqual(got, undefined, `${op} ${Buffer.from(p)}: not made ahead`);
+    assert.deepEqual(got, answer(op, p), `${op} ${Buffer.from(p)}`);
+  }
+  assert.deepEqual([answer('lstat', P('root/.git')), answer('lstat', P('root/dangling')), answer('realpath', P('root/missing'))], [null, 'symlink', 'ENOENT']);
+  pf.endCall();
+  // While the worker makes the first, the engine's thread makes the rest, each as the worker would.
+  const help = idlePrefetcher(fsys);
+  help.pf.start();
+  help.pf.startCall('request');
+  for (const [op, p] of calls) help.pf.takeProbe(op, p);
+  help.pf.endCall();
+  help.pf.startCall('request');
+  const job = /** @type {any} */ (help.pf.dirs).job;
+  Atomics.store(job.states, 0, 1); // the worker is on the first (READING), and stays there
+  assert.equal(help.pf.takeProbe(calls[0][0], calls[0][1]), undefined, 'still being made by the worker: made inline');
+  for (const [op, p] of calls.slice(1)) assert.deepEqual(taken(help.pf, op, p), answer(op, p), `made here: ${op} ${Buffer.from(p)}`);
+  help.pf.endCall();
+});
+
 test('while the worker lists the directory the engine needs, the engine\'s thread lists the next ones itself', () => {
   const fsys = /** @type {any} */ (defaultFileSystem());
   const base = path.join(tmp, 'dirs-help');
