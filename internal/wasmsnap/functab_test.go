@@ -157,3 +157,49 @@ func firstDiff(a, b []byte) int {
 	}
 	return -1
 }
+
+// Without a name section to find runtime.findfunc, the snapshot's
+// _initialize writes the findfunctab itself.
+func TestSnapshot_tableWithoutNames(t *testing.T) {
+	raw, _ := build(t)
+	secs, err := parseModule(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stripped []section
+	for _, s := range secs {
+		if s.id == secCustom && (&reader{b: s.body}).name() == "name" {
+			continue
+		}
+		stripped = append(stripped, s)
+	}
+	if len(stripped) == len(secs) {
+		t.Fatal("the test reactor has no name section")
+	}
+	snap, err := Reactor(context.Background(), encodeModule(stripped), rebuilt...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := decodeModule(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := run(context.Background(), m, Config{Init: "_initialize", Entropy: fixedEntropy(), RebuiltInitMaps: rebuilt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, ok := findFuncTable(want)
+	if !ok {
+		t.Fatal("the test reactor's memory holds no findfunctab")
+	}
+	mod := instance(t, snap)
+	mustCall(t, mod, "_initialize")
+	end := tab.off + tab.n*bucketSize
+	got, ok := mod.Memory().Read(uint32(tab.off), uint32(end-tab.off))
+	if !ok {
+		t.Fatal("reading the memory failed")
+	}
+	if i := firstDiff(got, want[tab.off:end]); i >= 0 {
+		t.Fatalf("the findfunctab after _initialize differs at %d (findfunctab %d..%d)", tab.off+i, tab.off, end)
+	}
+}

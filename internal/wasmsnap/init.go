@@ -18,8 +18,7 @@ const (
 //
 //   - a global, "initialised", 0 in the snapshot;
 //   - the new init export: it traps if called a second time (as Go's
-//     _initialize does), sets the global,
-//     and fills the Go runtime's hash
+//     _initialize does), sets the global, and fills the Go runtime's hash
 //     key (at keys) with fresh bytes from WASI random_get, as alginit fills
 //     it, so that no two instances share the key (the snapshot's own key
 //     is in the published module);
