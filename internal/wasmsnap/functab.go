@@ -1,6 +1,7 @@
 package wasmsnap
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 )
@@ -109,8 +110,8 @@ const (
 // fillCode is the body (its locals, then its code) of a function that
 // writes the table once, the first time it is called (written is the index
 // of an i32 global, 0 until then): for i := 0; i < n; i++ { mem[off+i*20] =
-// first + i/16 } (n is at least 1: a do-while).
-func (t funcTable) fillCode(written uint32) []byte {
+// first + i/16 } (n is at least 1: a do-while), then runs then.
+func (t funcTable) fillCode(written uint32, then []byte) []byte {
 	c := []byte{1, 1, valI32} // locals: one group of one i32, i
 	c = append(c, opGlobalGet)
 	c = appendU32(c, written)
@@ -130,8 +131,30 @@ func (t funcTable) fillCode(written uint32) []byte {
 	// i++; loop while i < n
 	c = append(c, opLocalGet, 0, opI32Const, 1, opI32Add, opLocalTee, 0, opI32Const)
 	c = appendSLEB(c, int64(t.n))
-	c = append(c, opI32LtU, opBrIf, 0, opEnd, opEnd)
-	return c
+	c = append(c, opI32LtU, opBrIf, 0, opEnd)
+	c = append(c, then...)
+	return append(c, opEnd)
+}
+
+// The bulk memory instructions copyCode uses (0xfc-prefixed).
+const (
+	opPrefixFC  = 0xfc
+	subMemInit  = 8
+	subDataDrop = 9
+)
+
+// copyCode is code that copies passive data segment seg, n bytes, to off
+// in memory (memory.init), then drops the segment (data.drop).
+func copyCode(seg uint32, off, n int) []byte {
+	c := []byte{opI32Const}
+	c = appendSLEB(c, int64(int32(off)))
+	c = append(c, opI32Const, 0, opI32Const)
+	c = appendSLEB(c, int64(int32(n)))
+	c = append(c, opPrefixFC, subMemInit)
+	c = appendU32(c, seg)
+	c = append(c, 0) // memory 0
+	c = append(c, opPrefixFC, subDataDrop)
+	return appendU32(c, seg)
 }
 
 // findfuncName is the name section's name of the table's reader.
@@ -166,4 +189,60 @@ func prependCall(code []byte, fn, callee uint32) ([]byte, error) {
 		return nil, fmt.Errorf("code section: %w", r.err)
 	}
 	return out, nil
+}
+
+// The pclntab (the runtime's pcHeader and the tables after it: function
+// names, compilation units, file names, PC-value tables, and the function
+// table with its _func records) is read only through what runtime.findfunc
+// returns too: a one-shot call reads none of it. So the snapshot moves it
+// to a passive data segment that the same first findfunc copies in
+// (memory.init): 563 KB of the engine module, 138 pages an instantiation
+// no longer writes. It is found through the runtime's moduledata, the
+// one whose findfunctab field is the table's address.
+const (
+	moduledataFindfunctab = 152 // runtime.moduledata: pcHeader, six slices, findfunctab
+	moduledataPclntable   = 104 // the pclntable slice: ptr, len, cap
+)
+
+// pcHeaderMagic is the first 8 bytes of a wasm module's pcHeader: the magic
+// 0xfffffff1, two zero pads, minLC 1 and ptrSize 8 (runtime.pcHeader).
+var pcHeaderMagic = []byte{0xf1, 0xff, 0xff, 0xff, 0, 0, 1, 8}
+
+// findPclntab returns the bounds of the pclntab in mem: from the pcHeader
+// to the end of the pclntable, which the moduledata pointing at both it
+// and the findfunctab at tab.off gives, with every table between.
+func findPclntab(mem []byte, tab funcTable) (off, end int, ok bool) {
+	hdr := bytes.Index(mem, pcHeaderMagic)
+	if hdr < 0 {
+		return 0, 0, false
+	}
+	u64 := func(p int) int { return int(binary.LittleEndian.Uint64(mem[p:])) }
+	ref := binary.LittleEndian.AppendUint64(nil, uint64(hdr))
+	for p := 0; p < len(mem); {
+		i := bytes.Index(mem[p:], ref)
+		if i < 0 {
+			return 0, 0, false
+		}
+		md := p + i
+		p = md + 1
+		if md%8 != 0 || md+moduledataFindfunctab+8 > len(mem) || u64(md+moduledataFindfunctab) != tab.off {
+			continue
+		}
+		end := u64(md+moduledataPclntable) + u64(md+moduledataPclntable+8)
+		tableEnd := tab.off + tab.n*bucketSize
+		if end <= hdr || end > len(mem) || (end > tab.off && hdr < tableEnd) {
+			continue
+		}
+		// funcnametab, cutab, filetab and pctab start inside.
+		inside := true
+		for s := 8; s < moduledataPclntable; s += 24 {
+			if q := u64(md + s); q <= hdr || q >= end {
+				inside = false
+			}
+		}
+		if inside {
+			return hdr, end, true
+		}
+	}
+	return 0, 0, false
 }

@@ -66,9 +66,10 @@ func TestFindFuncTable(t *testing.T) {
 
 // An instance of the snapshot starts, once _initialize has run, in the
 // memory the module's own _initialize left, byte for byte, but for the
-// hash key drawn afresh and the findfunctab, which no data segment holds
-// and which is written (functab.go) when runtime.findfunc first runs: after
-// a runtime.Caller, the table is the raw module's.
+// hash key drawn afresh, the findfunctab and the pclntab, which no active
+// data segment holds and which are written (functab.go) when
+// runtime.findfunc first runs: after a runtime.Caller, both are the raw
+// module's.
 func TestSnapshot_memoryAfterInit(t *testing.T) {
 	raw, snap := build(t)
 	m, err := decodeModule(raw)
@@ -110,17 +111,27 @@ func TestSnapshot_memoryAfterInit(t *testing.T) {
 		}
 		return got
 	}
+	pclnOff, pclnEnd, ok := findPclntab(want, tab)
+	if !ok {
+		t.Fatal("the test reactor's memory holds no pclntab")
+	}
+	if img := dataImage(t, data.body, len(want)); !bytes.Equal(img[pclnOff:pclnEnd], make([]byte, pclnEnd-pclnOff)) {
+		t.Errorf("active data segments write into the pclntab at %d..%d", pclnOff, pclnEnd)
+	}
 	unwritten := bytes.Clone(want)
 	tab.clear(unwritten)
+	clear(unwritten[pclnOff:pclnEnd])
 	if i := firstDiff(memory(), unwritten); i >= 0 {
-		t.Fatalf("memory after _initialize differs at %d (findfunctab %d..%d, unwritten)", i, tab.off, tab.off+tab.n*bucketSize)
+		t.Fatalf("memory after _initialize differs at %d (findfunctab %d..%d, pclntab %d..%d: unwritten)", i, tab.off, tab.off+tab.n*bucketSize, pclnOff, pclnEnd)
 	}
 	if line := mustCall(t, mod, "caller"); int32(line) <= 0 {
 		t.Fatalf("caller: the runtime did not find its own function (%d)", int32(line))
 	}
-	end := tab.off + tab.n*bucketSize
-	if i := firstDiff(memory()[tab.off:end], want[tab.off:end]); i >= 0 {
-		t.Fatalf("the findfunctab after runtime.Caller differs at %d (findfunctab %d..%d)", tab.off+i, tab.off, end)
+	after := memory()
+	for _, r := range [][2]int{{tab.off, tab.off + tab.n*bucketSize}, {pclnOff, pclnEnd}} {
+		if i := firstDiff(after[r[0]:r[1]], want[r[0]:r[1]]); i >= 0 {
+			t.Fatalf("after runtime.Caller, memory differs at %d (in %d..%d)", r[0]+i, r[0], r[1])
+		}
 	}
 }
 
@@ -130,7 +141,12 @@ func dataImage(t *testing.T, body []byte, size int) []byte {
 	mem := make([]byte, size)
 	r := &reader{b: body}
 	for n := r.u32(); n > 0 && r.err == nil; n-- {
-		if flag := r.u32(); flag != 0 {
+		switch flag := r.u32(); flag {
+		case 0:
+		case 1: // passive: written by no instantiation
+			r.bytes(int(r.u32()))
+			continue
+		default:
 			t.Fatalf("segment flag %d", flag)
 		}
 		if op := r.byte(); op != opI32Const {
@@ -159,7 +175,7 @@ func firstDiff(a, b []byte) int {
 }
 
 // Without a name section to find runtime.findfunc, the snapshot's
-// _initialize writes the findfunctab itself.
+// _initialize writes the findfunctab and copies the pclntab in itself.
 func TestSnapshot_tableWithoutNames(t *testing.T) {
 	raw, _ := build(t)
 	secs, err := parseModule(raw)
@@ -201,5 +217,13 @@ func TestSnapshot_tableWithoutNames(t *testing.T) {
 	}
 	if i := firstDiff(got, want[tab.off:end]); i >= 0 {
 		t.Fatalf("the findfunctab after _initialize differs at %d (findfunctab %d..%d)", tab.off+i, tab.off, end)
+	}
+	pclnOff, pclnEnd, ok := findPclntab(want, tab)
+	if !ok {
+		t.Fatal("the test reactor's memory holds no pclntab")
+	}
+	got, _ = mod.Memory().Read(uint32(pclnOff), uint32(pclnEnd-pclnOff))
+	if i := firstDiff(got, want[pclnOff:pclnEnd]); i >= 0 {
+		t.Fatalf("the pclntab after _initialize differs at %d (pclntab %d..%d)", pclnOff+i, pclnOff, pclnEnd)
 	}
 }

@@ -27,9 +27,10 @@ const (
 //     runs on the published key;
 //   - when the snapshot's data leaves the runtime's findfunctab out
 //     (table, functab.go): a global, 0 until it is written, and the
-//     function that writes it, called first thing by runtime.findfunc (or
-//     by the init when the module has no name section to find that).
-func (m *module) addInit(secs []section, initIdx int, keys []uint32, table *funcTable) ([]byte, error) {
+//     function that writes it and runs then (which copies the pclntab in
+//     from its passive segment), called first thing by runtime.findfunc
+//     (or by the init when the module has no name section to find that).
+func (m *module) addInit(secs []section, initIdx int, keys []uint32, table *funcTable, then []byte) ([]byte, error) {
 	randomGet := -1
 	for i, f := range m.funcImports {
 		if f.module == wasiModule && f.name == "random_get" {
@@ -82,7 +83,7 @@ func (m *module) addInit(secs []section, initIdx int, keys []uint32, table *func
 		written := uint32(len(m.globals)) + 1 // after flag
 		gs, _ := findSection(secs, secGlobal)
 		secs = replaceSection(secs, secGlobal, appendVecItem(gs.body, []byte{valI32, 1, opI32Const, 0, opEnd}))
-		fill := addFunc(typeOf(nil, nil), table.fillCode(written))
+		fill := addFunc(typeOf(nil, nil), table.fillCode(written, then))
 		if reader, ok := m.funcIndex(findfuncName); ok {
 			var err error
 			if codeBody, err = prependCall(codeBody, reader-uint32(len(m.funcImports)), fill); err != nil {

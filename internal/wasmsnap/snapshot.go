@@ -199,21 +199,40 @@ func (m *module) rewrite(mem []byte, globals []uint64, initIdx int, keys []uint3
 		gb = append(gb, opEnd)
 	}
 	secs = replaceSection(secs, secGlobal, gb)
-	// data: the findfunctab is written by the init instead (functab.go)
+	// data: the findfunctab is written, and the pclntab copied in from a
+	// passive segment, when runtime.findfunc first runs (functab.go)
 	var table *funcTable
+	var pclntab []byte
+	pclntabOff := 0
 	if t, ok := findFuncTable(mem); ok {
 		table = &t
+		orig := mem
 		mem = bytes.Clone(mem)
+		if off, end, ok := findPclntab(orig, t); ok {
+			pclntab, pclntabOff = orig[off:end], off
+			clear(mem[off:end])
+		}
 		t.clear(mem)
 	}
 	segs := segments(mem)
-	db := appendU32(nil, uint32(len(segs)))
+	count := len(segs)
+	if pclntab != nil {
+		count++
+	}
+	db := appendU32(nil, uint32(count))
 	for _, s := range segs {
 		db = append(db, 0, opI32Const)
 		db = appendSLEB(db, int64(int32(uint32(s.off))))
 		db = append(db, opEnd)
 		db = appendU32(db, uint32(len(s.data)))
 		db = append(db, s.data...)
+	}
+	var then []byte
+	if pclntab != nil {
+		db = append(db, 1) // passive
+		db = appendU32(db, uint32(len(pclntab)))
+		db = append(db, pclntab...)
+		then = copyCode(uint32(len(segs)), pclntabOff, len(pclntab))
 	}
 	secs = replaceSection(secs, secData, db)
 	if m.names != nil {
@@ -222,10 +241,11 @@ func (m *module) rewrite(mem []byte, globals []uint64, initIdx int, keys []uint3
 			return nil, err
 		}
 	}
-	if _, ok := m.section(secDataCount); ok {
-		secs = replaceSection(secs, secDataCount, appendU32(nil, uint32(len(segs))))
+	if _, ok := m.section(secDataCount); ok || pclntab != nil {
+		// memory.init needs the section; a module that has one keeps it right.
+		secs = replaceSection(secs, secDataCount, appendU32(nil, uint32(count)))
 	}
-	return m.addInit(secs, initIdx, keys, table)
+	return m.addInit(secs, initIdx, keys, table, then)
 }
 
 func boolByte(b bool) byte {
