@@ -35,6 +35,9 @@ const kind = (s) => (s.isFile ? 'file' : s.isDirectory ? 'dir' : s.isSymlink ? '
 
 const LOSSY = '\uFFFD';
 
+/** The most paths createDenoFS remembers as missing (missingError); then it forgets them all. */
+const MISSING_KEEP = 4096;
+
 /**
  * A FileSystem over Deno's synchronous calls.
  * @param {any} Deno the Deno namespace
@@ -48,6 +51,8 @@ export function createDenoFS(Deno, nodefs) {
   const encoder = new TextEncoder();
   const openFlags = nodefs.constants.O_RDONLY | (nodefs.constants.O_NONBLOCK ?? 0);
   const probe = new Uint8Array(8);
+  /** @type {Set<string>} paths whose open failed with ENOENT (a group folder's SKILL.md): stat is asked first (missingError) */
+  const missing = new Set();
   let procFD = true; // /proc/self/fd can be read; false once it cannot
 
   /**
@@ -107,6 +112,32 @@ export function createDenoFS(Deno, nodefs) {
   };
 
   /**
+   * For a path whose open failed with ENOENT before: Deno.statSync of it,
+   * whose error is the open's (both resolve the whole path, following
+   * links) and is made by Deno (about 20 us), where node:fs's openSync
+   * builds its own with a full stack trace whatever Error.stackTraceLimit
+   * says (120 us and more with the module's frames on the stack: a warm
+   * 1,000-skill discovery meets about 12 such paths, issue 13). It throws
+   * that error with its code; when stat finds the path, or its error has
+   * no code, it returns and the file is opened as any other.
+   * @param {string} s
+   */
+  const missingError = (s) => {
+    let e;
+    try {
+      Deno.statSync(s);
+    } catch (err) {
+      e = err;
+    }
+    const code = /** @type {any} */ (e)?.code;
+    if (typeof code !== 'string') {
+      missing.delete(s);
+      return;
+    }
+    throw withCode(new Error(`${code}: open '${s}'`), code);
+  };
+
+  /**
    * The kind of p by Deno's statSync or lstatSync (denoStat), null when it
    * is missing (as nodefs.js: missing is no error); a path that is not
    * UTF-8 by node:fs (viaNode).
@@ -155,7 +186,17 @@ export function createDenoFS(Deno, nodefs) {
     readFileWithin(within, p, buf) {
       const s = text(p);
       if (s === null || !procFD) return nodeOps.readFileWithin(within, p, buf);
-      const fd = nodefs.openSync(s, openFlags);
+      if (missing.has(s)) missingError(s);
+      let fd;
+      try {
+        fd = nodefs.openSync(s, openFlags);
+      } catch (e) {
+        if (/** @type {any} */ (e)?.code === 'ENOENT') {
+          if (missing.size >= MISSING_KEEP) missing.clear();
+          missing.add(s);
+        }
+        throw e;
+      }
       try {
         const proc = '/proc/self/fd/' + fd;
         let name;

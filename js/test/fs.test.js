@@ -253,6 +253,16 @@ test('createDenoFS, Deno\'s default: every answer as createNodeFS\'s (S2, S44)',
   const listing = (/** @type {any} */ fsys) => fsys.readDir(within).map((/** @type {any} */ e) => Buffer.from(typeof e.name === 'string' ? Buffer.from(e.name) : e.name).toString('hex') + ' ' + e.type).sort();
   assert.deepEqual(listing(d), listing(n));
   assert.equal(outcome(() => d.readDir(Buffer.from(path.join(dir, 'outside.txt')))), 'error ENOTDIR');
+  // A path whose open failed with ENOENT is asked of stat first (denofs.js missingError): the same
+  // answers, and a file that appears at that path is read.
+  const later = Buffer.from(path.join(dir, 'skill/later.md'));
+  for (let i = 0; i < 2; i++) assert.equal(outcome(() => d.readFileWithin(within, later, new Uint8Array(8))), 'error ENOENT');
+  fs.writeFileSync(later, 'later');
+  const into = new Uint8Array(8);
+  assert.equal(d.readFileWithin(within, later, into), 5);
+  assert.equal(Buffer.from(into.subarray(0, 5)).toString(), 'later');
+  fs.rmSync(later);
+  assert.equal(outcome(() => d.readFileWithin(within, later, new Uint8Array(8))), 'error ENOENT');
   // Its errors are made without a stack trace (denofs.js quiet), and the caller's limit is left as it was.
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 7;
