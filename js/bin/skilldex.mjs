@@ -163,7 +163,6 @@ function splitArgs(argv) {
   return { values, positionals };
 }
 
-
 function parse(argv) {
   const { values, positionals } = splitArgs(argv);
   if (values.help || values.version) return { values, command: null, args: [] };
@@ -565,11 +564,6 @@ async function main(argv) {
       return out(1, pkg.version + '\n'), 0;
     }
     const reqs = requests(command, args, values);
-    // Our own process only: a baseline-compiler-only V8 starts the module
-    // far sooner for one short run (PERF-NOTES), and it checks each of the
-    // shipped module's functions when it first compiles it rather than all
-    // of them in WebAssembly.compile (about 10 ms of a run). Never done by
-    // the library.
     // The facade over this runtime's platform file, both imported here:
     // index.js reaches the platform file through package.json "imports"
     // ('#platform'), which took Node about 3.5 ms to resolve in a one-shot
@@ -578,6 +572,11 @@ async function main(argv) {
       import(globalThis.Deno ? '../src/platform/deno.js' : '../src/platform/node.js'),
       import('../src/facade.js'),
     ]);
+    // Our own process only: a baseline-compiler-only V8 starts the module
+    // far sooner for one short run (PERF-NOTES), and it checks each of the
+    // shipped module's functions when it first compiles it rather than all
+    // of them in WebAssembly.compile (about 10 ms of a run). Never done by
+    // the library.
     let wasm; // unset: the facade loads the module itself
     if (!globalThis.Deno && !process.versions.bun) {
       require('node:v8').setFlagsFromString('--liftoff-only --wasm-lazy-validation');

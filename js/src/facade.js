@@ -33,7 +33,8 @@ const defaultFrontmatterKey = {};
 let defaultFrontmatter = null;
 
 /**
- * createSkilldex over platform.
+ * The createSkilldex of index.d.ts over platform: its default module,
+ * filesystem, working and home directories, SHA-256 and read-ahead.
  * @param {Platform} platform
  */
 export function facade(platform) {
