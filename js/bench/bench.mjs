@@ -35,7 +35,10 @@
 // with the runtime's default flags (oneshot-discover.mjs, in Node and in
 // Deno), `skilldex list --json`, against `node -e 0` (the example
 // workspace) and against oneshot-loop.mjs, the bare calls of a discovery as
-// a one-shot process (1000 generated skills).
+// a one-shot process (1000 generated skills). The cold and one-shot
+// processes are timed before the warm runs, while this process is fresh
+// (its collector reading their output after the warm runs lengthened the
+// ones that print much), and reported after them.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -96,8 +99,10 @@ const MiB = (b) => (b / 1048576).toFixed(1);
 async function warm(count) {
   const { createSkilldex } = await import('../index.js');
   const ws = generate(count);
+  /** @type {import('../index.js').Skilldex | undefined} */
+  let sk;
   try {
-    const sk = createSkilldex({ cwd: ws.cwd, home: ws.home, options: ws.options });
+    sk = createSkilldex({ cwd: ws.cwd, home: ws.home, options: ws.options });
     await sk.ready();
     const [first, res] = await timeAsync(() => sk.discover());
     const bad = res.warnings.filter((w) => /Failed to|not closed|larger than/.test(w.message));
@@ -152,6 +157,9 @@ async function warm(count) {
       memRepeat,
     };
   } finally {
+    // The engine and its read-ahead worker go before the next size is
+    // measured.
+    await sk?.close();
     if (!flags.keep) fs.rmSync(ws.dir, { recursive: true, force: true });
   }
 }
@@ -304,7 +312,18 @@ function moduleSize(file = 'skilldex.wasm') {
 
 const cpus = os.cpus();
 const runtime = typeof Deno !== 'undefined' ? `deno ${Deno.version.deno}` : typeof Bun !== 'undefined' ? `bun ${Bun.version}` : `node ${process.version}`;
-console.log(`skilldex bench: ${runtime}, ${cpus.length} cores (${cpus[0]?.model.trim()}), load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+// The one-shot processes (the cold CLI, the one-shot table) are timed
+// first, while this process is fresh: after the warm runs its heap held
+// 10,000-skill replies, and its collector ran while it read the children's
+// output, which lengthened the variants with a large one (the CLI at 1,000
+// skills: 1.54-1.68x the loop after the warm runs, 1.49x before them).
+const c = coldRuns > 0 ? cold(coldRuns) : null;
+// The one-shot table spawns Node (process.execPath) beside Deno: only the
+// Node run prints it (under Deno, execPath is deno and its rows would lie).
+const oneShotRuns = /** @type {any} */ (globalThis).Deno ? 0 : Number(flags.oneshot);
+const once = oneShotRuns > 0 ? oneShot(oneShotRuns) : null;
+console.log(`skilldex bench: ${runtime}, ${cpus.length} cores (${cpus[0]?.model.trim()}), load average ${load}`);
 console.log();
 console.log('| skills | facade warm | JS floor | ratio | floor with realpath.native | ratio | first call | memory after 1 call | after last call (calls) | growth over further calls |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -315,8 +334,7 @@ for (const n of sizes) {
   );
 }
 console.log();
-if (coldRuns > 0) {
-  const c = cold(coldRuns);
+if (c) {
   console.log(`| cold start (median of ${coldRuns}, interleaved) | ms |`);
   console.log('|---|---:|');
   console.log(`| \`node js/bin/skilldex.mjs list --json\` (examples/workspace) | ${c.cli.toFixed(1)} |`);
@@ -329,11 +347,8 @@ if (coldRuns > 0) {
   }
   console.log();
 }
-// The one-shot table spawns Node (process.execPath) beside Deno: only the
-// Node run prints it (under Deno, execPath is deno and its rows would lie).
-const oneShotRuns = /** @type {any} */ (globalThis).Deno ? 0 : Number(flags.oneshot);
-if (oneShotRuns > 0) {
-  const { m: t, deno } = oneShot(oneShotRuns);
+if (once) {
+  const { m: t, deno } = once;
   const row = (name, base) => {
     if (t[name] === undefined) return;
     const ratio = base && t[base] !== undefined ? `**${(t[name] / t[base]).toFixed(2)}×** ${base}` : '';
