@@ -72,23 +72,7 @@ func TestFindFuncTable(t *testing.T) {
 // module's.
 func TestSnapshot_memoryAfterInit(t *testing.T) {
 	raw, snap := build(t)
-	m, err := decodeModule(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &recordingReader{r: fixedEntropy()}
-	want, _, err := run(context.Background(), m, Config{Init: "_initialize", Entropy: rec, RebuiltInitMaps: rebuilt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := locateHashKey(rec.reads, want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, ok := findFuncTable(want)
-	if !ok {
-		t.Fatal("the test reactor's memory holds no findfunctab")
-	}
+	want, keys, tab, pclnOff, pclnEnd := rawState(t, raw)
 	s, err := decodeModule(snap)
 	if err != nil {
 		t.Fatal(err)
@@ -111,10 +95,6 @@ func TestSnapshot_memoryAfterInit(t *testing.T) {
 		}
 		return got
 	}
-	pclnOff, pclnEnd, ok := findPclntab(want, tab)
-	if !ok {
-		t.Fatal("the test reactor's memory holds no pclntab")
-	}
 	if img := dataImage(t, data.body, len(want)); !bytes.Equal(img[pclnOff:pclnEnd], make([]byte, pclnEnd-pclnOff)) {
 		t.Errorf("active data segments write into the pclntab at %d..%d", pclnOff, pclnEnd)
 	}
@@ -133,6 +113,33 @@ func TestSnapshot_memoryAfterInit(t *testing.T) {
 			t.Fatalf("after runtime.Caller, memory differs at %d (in %d..%d)", r[0]+i, r[0], r[1])
 		}
 	}
+}
+
+// rawState runs the raw module's own _initialize (as the snapshot does)
+// and returns the memory it leaves, where its hash key is, and where its
+// findfunctab and pclntab are.
+func rawState(t *testing.T, raw []byte) (mem []byte, keys []uint32, tab funcTable, pclnOff, pclnEnd int) {
+	t.Helper()
+	m, err := decodeModule(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recordingReader{r: fixedEntropy()}
+	mem, _, err = run(context.Background(), m, Config{Init: "_initialize", Entropy: rec, RebuiltInitMaps: rebuilt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys, err = locateHashKey(rec.reads, mem); err != nil {
+		t.Fatal(err)
+	}
+	tab, ok := findFuncTable(mem)
+	if !ok {
+		t.Fatal("the test reactor's memory holds no findfunctab")
+	}
+	if pclnOff, pclnEnd, ok = findPclntab(mem, tab); !ok {
+		t.Fatal("the test reactor's memory holds no pclntab")
+	}
+	return mem, keys, tab, pclnOff, pclnEnd
 }
 
 // dataImage is the memory the active segments of a data section write.
@@ -182,13 +189,7 @@ func TestSnapshot_tableWithoutNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stripped []section
-	for _, s := range secs {
-		if s.id == secCustom && (&reader{b: s.body}).name() == "name" {
-			continue
-		}
-		stripped = append(stripped, s)
-	}
+	stripped := withoutNames(secs)
 	if len(stripped) == len(secs) {
 		t.Fatal("the test reactor has no name section")
 	}
@@ -196,18 +197,7 @@ func TestSnapshot_tableWithoutNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := decodeModule(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _, err := run(context.Background(), m, Config{Init: "_initialize", Entropy: fixedEntropy(), RebuiltInitMaps: rebuilt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, ok := findFuncTable(want)
-	if !ok {
-		t.Fatal("the test reactor's memory holds no findfunctab")
-	}
+	want, _, tab, pclnOff, pclnEnd := rawState(t, raw)
 	mod := instance(t, snap)
 	mustCall(t, mod, "_initialize")
 	end := tab.off + tab.n*bucketSize
@@ -217,10 +207,6 @@ func TestSnapshot_tableWithoutNames(t *testing.T) {
 	}
 	if i := firstDiff(got, want[tab.off:end]); i >= 0 {
 		t.Fatalf("the findfunctab after _initialize differs at %d (findfunctab %d..%d)", tab.off+i, tab.off, end)
-	}
-	pclnOff, pclnEnd, ok := findPclntab(want, tab)
-	if !ok {
-		t.Fatal("the test reactor's memory holds no pclntab")
 	}
 	got, _ = mod.Memory().Read(uint32(pclnOff), uint32(pclnEnd-pclnOff))
 	if i := firstDiff(got, want[pclnOff:pclnEnd]); i >= 0 {

@@ -384,15 +384,17 @@ func (m *module) stubInitFuncs(secs []section) ([]section, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("code section: %w", r.err)
 	}
-	secs = replaceSection(secs, secCode, out)
+	return withoutNames(replaceSection(secs, secCode, out)), nil
+}
+
+// withoutNames is secs without the name section.
+func withoutNames(secs []section) []section {
 	var kept []section
 	for _, s := range secs {
-		if s.id == secCustom {
-			if (&reader{b: s.body}).name() == "name" {
-				continue
-			}
+		if s.id == secCustom && (&reader{b: s.body}).name() == "name" {
+			continue
 		}
 		kept = append(kept, s)
 	}
-	return kept, nil
+	return kept
 }

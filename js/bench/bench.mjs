@@ -313,11 +313,9 @@ function moduleSize(file = 'skilldex.wasm') {
 const cpus = os.cpus();
 const runtime = typeof Deno !== 'undefined' ? `deno ${Deno.version.deno}` : typeof Bun !== 'undefined' ? `bun ${Bun.version}` : `node ${process.version}`;
 const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
-// The one-shot processes (the cold CLI, the one-shot table) are timed
-// first, while this process is fresh: after the warm runs its heap held
-// 10,000-skill replies, and its collector ran while it read the children's
-// output, which lengthened the variants with a large one (the CLI at 1,000
-// skills: 1.54-1.68x the loop after the warm runs, 1.49x before them).
+// The one-shot processes first, while this process is fresh (see the top
+// of the file): after the warm runs its collector lengthened the ones that
+// print much (the CLI at 1,000 skills: 1.54-1.68x the loop, 1.49x before).
 const c = coldRuns > 0 ? cold(coldRuns) : null;
 // The one-shot table spawns Node (process.execPath) beside Deno: only the
 // Node run prints it (under Deno, execPath is deno and its rows would lie).
