@@ -92,8 +92,9 @@ func scanContext(fsys FS, cwd, home string, opts *Options) (roots []scanned, fou
 	}
 	store = shareSkillStorage(roots)
 	var scratch *scanScratch
+	cache := opts.FrontmatterCache.use(listedCandidates(roots))
 	for i := range roots {
-		found += scanListed(&roots[i], &scratch)
+		found += scanListed(&roots[i], &scratch, cache)
 	}
 	return roots, found, store
 }
@@ -161,15 +162,28 @@ func hintRoots(p Prefetcher, roots []scanned) {
 	hintSkillReads(p, listed)
 }
 
+// listedCandidates counts the folders of the listed roots that may hold a
+// skill.
+func listedCandidates(roots []scanned) int {
+	n := 0
+	for i := range roots {
+		if roots[i].listed != nil {
+			n += roots[i].listed.candidates
+		}
+	}
+	return n
+}
+
 // scanListed scans a listed root with the scratch the last scan left (nil
-// for the first), and returns how many skills it held.
+// for the first) and the discovery's frontmatter cache (nil: none), and
+// returns how many skills it held.
 //
 //go:noinline
-func scanListed(r *scanned, scratch **scanScratch) int {
+func scanListed(r *scanned, scratch **scanScratch, cache *FrontmatterCache) int {
 	if r.listed == nil {
 		return 0
 	}
-	r.listed.scanScratch = *scratch
+	r.listed.scanScratch, r.listed.cache = *scratch, cache
 	r.out = r.listed.scan()
 	*scratch, r.listed = r.listed.scanScratch, nil
 	return len(r.out.skills)

@@ -162,6 +162,11 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 	}
 	yamlBytes := data[bom+span.yamlStart : bom+span.yamlEnd]
 	if !bytes.HasPrefix(yamlBytes, utf8BOM) { // DecodeText would drop it; the whole file's decoding keeps it
+		// The direct path's result is a function of these bytes: the
+		// cache's, when it has them, is the scan's (fmcache.go).
+		if fast != nil && fast.cached(yamlBytes) {
+			return nil, nil, ""
+		}
 		// Plain ASCII (the usual frontmatter) is its own S4 decoding, and
 		// the scanner's character check passes it: one pass tells both.
 		plain := plainASCIIRun(yamlBytes) == len(yamlBytes)
@@ -177,6 +182,9 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 			return &Map{}, nil, fmrules.SizeReject(path, span.line, len(yamlText))
 		}
 		if fast != nil && fast.scan(yamlText, plain) {
+			if fast.cache != nil {
+				fast.src = yamlBytes
+			}
 			return nil, nil, ""
 		}
 		if m, ok := scanFrontmatter(yamlText); ok {

@@ -15,6 +15,12 @@ type Options struct {
 	DisabledExtensions  []string   `json:"disabledExtensions"`  // S24: "skill:<name>"
 	ConfigDirName       string     `json:"configDirName"`       // S3, default ".xcsh"
 	ExtraProviders      []Provider `json:"extraProviders"`      // S19
+
+	// FrontmatterCache, when set, keeps frontmatter results from one
+	// discovery to the next (a host that discovers often: an editor).
+	// Results are the same with or without it; see [FrontmatterCache] for
+	// what its skills share with it.
+	FrontmatterCache *FrontmatterCache `json:"-"`
 }
 
 // DefaultOptions returns the SPEC section 5 defaults: everything enabled,

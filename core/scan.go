@@ -107,6 +107,7 @@ func (r *rootScan) scan() scanOutcome {
 	if r.scanScratch == nil {
 		r.scanScratch = newScanScratch()
 	}
+	r.fast.cache = r.cache
 	if r.out.skills == nil { // not given a part of a discovery's array (shareSkillStorage)
 		r.out.skills = make([]Skill, 0, r.candidates)
 	}
@@ -139,6 +140,7 @@ type rootScan struct {
 	candidates int
 	plain      int // the plain folders (not links, not dot folders): the SKILL.md reads hintSkillReads names
 	maps       []Map
+	cache      *FrontmatterCache // Options.FrontmatterCache
 }
 
 // scanScratch is what the scans of a discovery's roots pass on, each to the
@@ -350,12 +352,12 @@ func (r *rootScan) accept(e *DirEntry, file, dir string, head skillHead, linked 
 	if fm == nil {
 		// The direct path: one string holds the frontmatter's JSON and
 		// the fields sliced from it.
-		raw := r.keep.bytes(r.fast.w.B)
+		raw, f := r.fast.result(&r.keep)
 		if len(r.maps) == cap(r.maps) {
 			r.maps = make([]Map, 0, max(r.candidates/4, 16)) // never grown in place: skills point into it
 		}
 		r.maps = append(r.maps, Map{raw: raw})
-		fm, fields = &r.maps[len(r.maps)-1], r.fast.fields(raw)
+		fm, fields = &r.maps[len(r.maps)-1], f
 	} else {
 		fields = mapFields(fm)
 		// A discovered skill lives long: keep its frontmatter as JSON

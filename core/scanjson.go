@@ -44,6 +44,34 @@ type frontmatterJSON struct {
 	w    jsontext.Writer
 	tops []jsonSpan // the top-level keys, in order, and their values' JSON in w.b
 	keys []string   // the keys of the block mapping being read (repeat check)
+
+	cache *FrontmatterCache // nil: none
+	hit   *cachedScan       // the last frontmatter's result, when the cache had it
+	src   []byte            // the last frontmatter's bytes, when scanned (the cache's key)
+}
+
+// cached reports whether the cache holds the result for the frontmatter
+// bytes src, and if so makes it the one result gives.
+func (j *frontmatterJSON) cached(src []byte) bool {
+	j.hit, j.src = nil, nil
+	e, ok := j.cache.lookup(src)
+	if ok {
+		j.hit = e
+	}
+	return ok
+}
+
+// result is the last frontmatter's JSON, kept in keep, and the fields read
+// from it; the cache's copy on a hit, and on a scan the cache keeps one.
+func (j *frontmatterJSON) result(keep *stringArena) (string, skillFields) {
+	if j.hit != nil {
+		return j.hit.raw, j.hit.fields
+	}
+	raw := keep.bytes(j.w.B)
+	if j.src != nil {
+		j.cache.add(j.src, raw, j.fields)
+	}
+	return raw, j.fields(raw)
 }
 
 // jsonSpan is one top-level key and where its value's JSON sits.

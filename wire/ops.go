@@ -124,11 +124,18 @@ func (req *Request) options() (core.Options, error) {
 	return opts, nil
 }
 
+// frontmatterCache serves every discovery of this process (in the wasm
+// module, of this instance): a host discovers again and again, and most
+// SKILL.md files have not changed in between (issue 13). Replies only
+// serialize the skills, which is all the cache asks of them.
+var frontmatterCache core.FrontmatterCache
+
 // discover runs the request's load context through [core.Discover].
 func (req *Request) discover(fsys core.FS) (*core.Result, error) {
 	opts, err := req.options()
 	if err != nil {
 		return nil, err
 	}
+	opts.FrontmatterCache = &frontmatterCache
 	return core.Discover(fsys, req.Cwd, req.Home, opts)
 }

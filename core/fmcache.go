@@ -1,0 +1,134 @@
+package core
+
+import (
+	"strings"
+	"sync"
+)
+
+// FrontmatterCache keeps the direct path's results (scanjson.go: a
+// frontmatter's JSON and the skill fields read from it) from one discovery
+// to the next, keyed by the frontmatter's bytes as read. An editor
+// discovers again and again, and between two calls nearly every SKILL.md is
+// unchanged: the file is still read (a cache never answers for the
+// filesystem), but its frontmatter is not scanned again. The result is a
+// function of those bytes alone, and a hit compares them whole, so a
+// discovery gives the same bytes with or without a cache (S42); the scan's
+// cost is all it saves (issue 13: a fifth of a warm 1,000-skill discovery
+// in the wasm module).
+//
+// It holds at most maxCachedBytes of frontmatter and JSON. When a result
+// does not fit, the entries neither this discovery nor the one before it
+// used make room (edited files leave theirs behind); while every entry is
+// in use (a workspace larger than the cache), new results are not kept, so
+// the cached part of a large workspace keeps hitting rather than being
+// replaced at every call.
+//
+// A discovery that uses a cache returns skills whose strings and lists
+// (Globs, Contexts) are shared with it: read them, never write into them.
+// The zero value is an empty cache; it is safe for concurrent use.
+type FrontmatterCache struct {
+	mu      sync.Mutex
+	entries map[string]*cachedScan
+	bytes   int    // what entries hold, by cachedSize
+	gen     uint32 // discoveries begun
+	swept   uint32 // the gen of the last sweep (at most one a discovery)
+	hits    int    // lookups served, for tests
+}
+
+// cachedScan is one frontmatter's direct-path result.
+type cachedScan struct {
+	raw    string // the frontmatter's JSON
+	fields skillFields
+	size   int
+	used   uint32 // the gen of the discovery that last used it
+}
+
+// A FrontmatterCache serves discoveries of at most maxCachedSkills SKILL.md
+// files and holds at most maxCachedBytes: 1,000 typical skills take about
+// 1 MiB (a frontmatter of ~450 bytes and its JSON) and 2 MiB of the wasm
+// module's linear memory.
+const (
+	maxCachedSkills = 4000
+	maxCachedBytes  = 4 << 20
+)
+
+// cachedOverhead is what an entry costs besides its bytes: the map's slot,
+// the entry and the fields' headers.
+const cachedOverhead = 160
+
+// use begins a discovery of candidates SKILL.md files and returns the cache
+// it is to use: c, or nil when the discovery is larger than maxCachedSkills,
+// whose entries then go (a cache holding part of a large workspace paid
+// more in lookups that missed than it saved: 10,000 skills 0.81x -> 0.90x
+// the loop, and its memory, 28.5 -> 32.5 MiB).
+func (c *FrontmatterCache) use(candidates int) *FrontmatterCache {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if candidates > maxCachedSkills {
+		c.entries, c.bytes = nil, 0
+		return nil
+	}
+	c.gen++
+	return c
+}
+
+// lookup returns the result kept for the frontmatter bytes src.
+func (c *FrontmatterCache) lookup(src []byte) (*cachedScan, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[string(src)]
+	if ok {
+		e.used = c.gen
+		c.hits++
+	}
+	return e, ok
+}
+
+// add keeps raw, the JSON the direct path wrote for the frontmatter bytes
+// src, and fields, read from raw by read. Both are copied: src is a read
+// buffer and raw lives in a discovery's arena.
+func (c *FrontmatterCache) add(src []byte, raw string, read func(string) skillFields) {
+	if c == nil {
+		return
+	}
+	size := len(src) + len(raw) + cachedOverhead
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.bytes+size > maxCachedBytes {
+		c.sweep()
+		if c.bytes+size > maxCachedBytes {
+			return
+		}
+	}
+	if c.entries == nil {
+		c.entries = make(map[string]*cachedScan)
+	}
+	if _, ok := c.entries[string(src)]; ok {
+		return // another discovery kept it meanwhile
+	}
+	raw = strings.Clone(raw)
+	c.entries[string(src)] = &cachedScan{raw: raw, fields: read(raw), size: size, used: c.gen}
+	c.bytes += size
+}
+
+// sweep drops the entries neither this discovery nor the last used (one
+// not yet reached in this one was used in the last), at most once a
+// discovery: a later miss in the same discovery would find nothing more.
+func (c *FrontmatterCache) sweep() {
+	if c.swept == c.gen {
+		return
+	}
+	c.swept = c.gen
+	for k, e := range c.entries {
+		if c.gen-e.used >= 2 {
+			delete(c.entries, k)
+			c.bytes -= e.size
+		}
+	}
+}
