@@ -1,9 +1,6 @@
 package core
 
-import (
-	"strings"
-	"sync"
-)
+import "sync"
 
 // FrontmatterCache keeps the direct path's results (scanjson.go: a
 // frontmatter's JSON and the skill fields read from it) from one discovery
@@ -45,11 +42,14 @@ type cachedScan struct {
 
 // A FrontmatterCache serves discoveries of at most maxCachedSkills SKILL.md
 // files and holds at most maxCachedBytes: 1,000 typical skills take about
-// 1 MiB (a frontmatter of ~450 bytes and its JSON) and 2 MiB of the wasm
-// module's linear memory.
+// 1 MiB (a frontmatter of ~450 bytes and its JSON). Not more: a cache of
+// 10,000 skills made their warm discovery 10% faster but took the wasm
+// module's linear memory from 28.5 to 36.5 MiB (the cache and the reply
+// buffer both live through the next call, and Go's collector lets the heap
+// reach twice what is live), over issue 13's bound of 32.
 const (
 	maxCachedSkills = 4000
-	maxCachedBytes  = 4 << 20
+	maxCachedBytes  = 8 << 20
 )
 
 // cachedOverhead is what an entry costs besides its bytes: the map's slot,
@@ -60,7 +60,7 @@ const cachedOverhead = 160
 // it is to use: c, or nil when the discovery is larger than maxCachedSkills,
 // whose entries then go (a cache holding part of a large workspace paid
 // more in lookups that missed than it saved: 10,000 skills 0.81x -> 0.90x
-// the loop, and its memory, 28.5 -> 32.5 MiB).
+// the loop).
 func (c *FrontmatterCache) use(candidates int) *FrontmatterCache {
 	if c == nil {
 		return nil
@@ -91,13 +91,13 @@ func (c *FrontmatterCache) lookup(src []byte) (*cachedScan, bool) {
 }
 
 // add keeps raw, the JSON the direct path wrote for the frontmatter bytes
-// src, and fields, read from raw by read. Both are copied: src is a read
-// buffer and raw lives in a discovery's arena.
-func (c *FrontmatterCache) add(src []byte, raw string, read func(string) skillFields) {
+// key, and fields, read from raw: strings of their own (never slices of a
+// read buffer or an arena, which an entry would keep alive).
+func (c *FrontmatterCache) add(key, raw string, fields skillFields) {
 	if c == nil {
 		return
 	}
-	size := len(src) + len(raw) + cachedOverhead
+	size := len(key) + len(raw) + cachedOverhead
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.bytes+size > maxCachedBytes {
@@ -109,11 +109,10 @@ func (c *FrontmatterCache) add(src []byte, raw string, read func(string) skillFi
 	if c.entries == nil {
 		c.entries = make(map[string]*cachedScan)
 	}
-	if _, ok := c.entries[string(src)]; ok {
+	if _, ok := c.entries[key]; ok {
 		return // another discovery kept it meanwhile
 	}
-	raw = strings.Clone(raw)
-	c.entries[string(src)] = &cachedScan{raw: raw, fields: read(raw), size: size, used: c.gen}
+	c.entries[key] = &cachedScan{raw: raw, fields: fields, size: size, used: c.gen}
 	c.bytes += size
 }
 

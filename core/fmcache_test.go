@@ -91,13 +91,13 @@ func TestFrontmatterCache_hits(t *testing.T) {
 // room for a new one; while every entry is in use, nothing new is kept; a
 // discovery larger than maxCachedSkills uses no cache and empties it.
 func TestFrontmatterCache_bounds(t *testing.T) {
-	read := func(raw string) skillFields { return skillFields{name: raw} }
 	big := strings.Repeat("x", maxCachedBytes/4)
+	fields := skillFields{name: big}
 	key := func(i int) []byte { return []byte(strings.Repeat(string(rune('a'+i)), 8)) }
 	c := &FrontmatterCache{}
 	c.use(1)
 	for i := 0; i < 4; i++ {
-		c.add(key(i), big, read)
+		c.add(string(key(i)), big, fields)
 	}
 	if len(c.entries) != 3 || c.bytes > maxCachedBytes {
 		t.Fatalf("%d entries, %d bytes: want 3 within %d", len(c.entries), c.bytes, maxCachedBytes)
@@ -109,7 +109,7 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 		t.Fatal("entry 0 missing")
 	}
 	c.use(1)
-	c.add(key(3), big, read)
+	c.add(string(key(3)), big, fields)
 	if _, ok := c.lookup(key(3)); !ok {
 		t.Fatal("entry 3 not kept after a sweep")
 	}
@@ -126,8 +126,8 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 	c.use(1)
 	c.lookup(key(0))
 	c.lookup(key(3))
-	c.add(key(5), big, read)
-	c.add(key(6), big, read)
+	c.add(string(key(5)), big, fields)
+	c.add(string(key(6)), big, fields)
 	if _, ok := c.lookup(key(6)); ok || c.bytes > maxCachedBytes {
 		t.Fatalf("kept an entry over the bound: %d bytes", c.bytes)
 	}

@@ -171,7 +171,10 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 		// the scanner's character check passes it: one pass tells both.
 		plain := plainASCIIRun(yamlBytes) == len(yamlBytes)
 		var yamlText string
-		if plain && fast != nil {
+		if plain && fast != nil && fast.cache != nil {
+			yamlText = string(yamlBytes) // the cache's key too: one copy
+			fast.key = yamlText
+		} else if plain && fast != nil {
 			yamlText = fast.text.bytes(yamlBytes)
 		} else if plain {
 			yamlText = string(yamlBytes)
@@ -182,8 +185,8 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 			return &Map{}, nil, fmrules.SizeReject(path, span.line, len(yamlText))
 		}
 		if fast != nil && fast.scan(yamlText, plain) {
-			if fast.cache != nil {
-				fast.src = yamlBytes
+			if fast.cache != nil && fast.key == "" {
+				fast.key = string(yamlBytes)
 			}
 			return nil, nil, ""
 		}

@@ -47,31 +47,34 @@ type frontmatterJSON struct {
 
 	cache *FrontmatterCache // nil: none
 	hit   *cachedScan       // the last frontmatter's result, when the cache had it
-	src   []byte            // the last frontmatter's bytes, when scanned (the cache's key)
+	key   string            // the last frontmatter's bytes, when scanned with a cache
 }
 
 // cached reports whether the cache holds the result for the frontmatter
 // bytes src, and if so makes it the one result gives.
 func (j *frontmatterJSON) cached(src []byte) bool {
-	j.hit, j.src = nil, nil
+	j.key = ""
 	e, ok := j.cache.lookup(src)
-	if ok {
-		j.hit = e
-	}
+	j.hit = e
 	return ok
 }
 
-// result is the last frontmatter's JSON, kept in keep, and the fields read
-// from it; the cache's copy on a hit, and on a scan the cache keeps one.
+// result is the last frontmatter's JSON and the fields read from it: the
+// cache's on a hit; else the JSON in keep, or with a cache in a string of
+// its own that the cache and the skill share (no second copy: a first
+// discovery's peak memory is what it was without a cache).
 func (j *frontmatterJSON) result(keep *stringArena) (string, skillFields) {
 	if j.hit != nil {
 		return j.hit.raw, j.hit.fields
 	}
-	raw := keep.bytes(j.w.B)
-	if j.src != nil {
-		j.cache.add(j.src, raw, j.fields)
+	if j.key == "" {
+		raw := keep.bytes(j.w.B)
+		return raw, j.fields(raw)
 	}
-	return raw, j.fields(raw)
+	raw := string(j.w.B)
+	f := j.fields(raw)
+	j.cache.add(j.key, raw, f)
+	return raw, f
 }
 
 // jsonSpan is one top-level key and where its value's JSON sits.
