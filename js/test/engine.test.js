@@ -205,6 +205,27 @@ test('sha256Sync: null below 128 KiB until node:crypto is loaded, then SHA-256',
   assert.deepEqual(got, want);
 });
 
+// Warm discoveries hash the same reply again and again: from the second
+// hash on the platform's SHA-256 keeps the last input (a copy) with its
+// digest (digest.js, issue 13). Same bytes: the kept digest; other bytes
+// of the same length, or the same buffer written since: hashed anew.
+test('runtimeSHA256: the kept digest answers only the same bytes (S54)', async () => {
+  const { runtimeSHA256 } = await import('../src/digest.js');
+  const { createRequire } = await import('node:module');
+  const { createHash } = await import('node:crypto');
+  const sha = runtimeSHA256(createRequire(import.meta.url));
+  const hex = (/** @type {Uint8Array | null} */ d) => (d === null ? null : Buffer.from(d).toString('hex'));
+  const want = (/** @type {Uint8Array} */ d) => createHash('sha256').update(d).digest('hex');
+  const a = new Uint8Array(200 << 10).fill(1);
+  const b = a.slice();
+  b[b.length - 1] = 2;
+  for (const [i, d] of [a, a, a, b, b, a, b].entries()) assert.equal(hex(sha(d)), want(d), `input ${i}`);
+  sha(a);
+  a[0] = 9; // the same buffer, written since it was hashed
+  assert.equal(hex(sha(a)), want(a));
+  assert.equal(hex(sha(a.subarray(1))), want(a.subarray(1)));
+});
+
 test('the sha256 import: the host\'s hash or the module\'s, the same reply (S54, S42)', async () => {
   const { Engine } = await import('../src/engine.js');
   const { createHash } = await import('node:crypto');

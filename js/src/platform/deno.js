@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { createRequire } from 'node:module';
+import { runtimeSHA256 } from '../digest.js';
 import { createDenoFS } from '../denofs.js';
 
 /** @type {any} */
@@ -55,34 +56,8 @@ export const defaultCwd = () => Deno.cwd();
 /** The user's home directory (Deno asks for --allow-sys=homedir). */
 export const defaultHome = () => os.homedir();
 
-/**
- * The least reply sha256Sync hashes with node:crypto while that is not
- * loaded yet: loading it takes Deno 3-8 ms, which a one-shot discover() of
- * a few skills should not pay, while the module's own SHA-256 costs a
- * fresh instance tens of milliseconds a MiB (a one-shot discovery of 1,000
- * skills, a 1 MB reply, took a fifth longer with it: issue 10).
- */
-const loadCryptoAt = 128 << 10;
-
-/** @type {((data: Uint8Array) => Uint8Array) | null} */
-let hash = null;
-
-/**
- * SHA-256 for S54's digest (wasm/ABI.md#sha256): node:crypto's, loaded at
- * the first reply of loadCryptoAt bytes or more; before that, null (the
- * module hashes the reply itself).
- * @param {Uint8Array} data
- * @returns {Uint8Array | null}
- */
-export const sha256Sync = (data) => {
-  if (!hash) {
-    if (data.length < loadCryptoAt) return null;
-    /** @type {typeof import('node:crypto')} */
-    const crypto = require('node:crypto');
-    hash = (d) => crypto.createHash('sha256').update(d).digest();
-  }
-  return hash(data);
-};
+/** SHA-256 for S54's digest (wasm/ABI.md#sha256; digest.js). */
+export const sha256Sync = runtimeSHA256(require);
 
 /** Deno's TextDecoder is quick at any size: the engine's default (engine.js jsonText). */
 export const replyJSONText = null;

@@ -13,6 +13,7 @@
 // only for a reply big enough to be worth it (sha256Sync).
 
 import { createRequire } from 'node:module';
+import { runtimeSHA256 } from '../digest.js';
 import { createNodeFS } from '../nodefs.js';
 
 const require = createRequire(import.meta.url);
@@ -62,35 +63,8 @@ export const defaultCwd = () => globalThis.process.cwd();
 /** The user's home directory. */
 export const defaultHome = () => os.homedir();
 
-/**
- * The least reply sha256Sync hashes with node:crypto while that is not
- * loaded yet: loading it costs 5-10 ms of CPU, while the module's own
- * SHA-256 costs a fresh instance about 40 ms a MiB (V8's baseline code: the
- * CLI on 1,000 skills, a 1 MB reply, took 35 ms longer with it; issue 10).
- * The example workspace's discovery reply is 4.4 KB, a thousand skills'
- * about 1 MB.
- */
-const loadCryptoAt = 128 << 10;
-
-/** @type {((data: Uint8Array) => Uint8Array) | null} */
-let hash = null;
-
-/**
- * SHA-256 for S54's digest (wasm/ABI.md#sha256): node:crypto's, about ten
- * times the module's own, loaded at the first reply of loadCryptoAt bytes
- * or more; before that, null (the module hashes the reply itself).
- * @param {Uint8Array} data
- * @returns {Uint8Array | null}
- */
-export const sha256Sync = (data) => {
-  if (!hash) {
-    if (data.length < loadCryptoAt) return null;
-    /** @type {typeof import('node:crypto')} */
-    const crypto = require('node:crypto');
-    hash = (d) => crypto.createHash('sha256').update(d).digest();
-  }
-  return hash(data);
-};
+/** SHA-256 for S54's digest (wasm/ABI.md#sha256; digest.js). */
+export const sha256Sync = runtimeSHA256(require);
 
 /**
  * V8's largest regular object: a string longer than this is a "large
