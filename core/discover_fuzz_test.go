@@ -46,9 +46,9 @@ import (
 //     problems are reported (S20);
 //   - the result is well formed: unique loaded names and realpaths, S15
 //     order, known shadow reasons, winners that are loaded;
-//   - deterministic (S42): a second call, and a call through an FS that
-//     lists directories in a shuffled order and has no PrefixReader, give
-//     the same bytes.
+//   - deterministic (S42): a second call, two calls with a frontmatter
+//     cache, and a call through an FS that lists directories in a shuffled
+//     order and has no PrefixReader, give the same bytes.
 func FuzzDiscover(f *testing.F) {
 	for _, s := range discoverSeeds() {
 		f.Add(s)
@@ -806,6 +806,16 @@ func (w *fuzzWorld) check(t *testing.T) {
 	res2, _ := core.Discover(fsys, w.ctx.cwd, w.ctx.home, w.opts)
 	if again := wire.AppendJSON(nil, res2); !bytes.Equal(again, got) {
 		t.Fatalf("second call differs:\n%s\n%s", got, again)
+	}
+	// With a frontmatter cache: its first discovery fills it, the second
+	// reads from it; both give the same bytes (issue 13).
+	cached := w.opts
+	cached.FrontmatterCache = &core.FrontmatterCache{}
+	for i := range 2 {
+		res, _ := core.Discover(fsys, w.ctx.cwd, w.ctx.home, cached)
+		if again := wire.AppendJSON(nil, res); !bytes.Equal(again, got) {
+			t.Fatalf("discovery %d with a frontmatter cache differs:\n%s\n%s", i+1, got, again)
+		}
 	}
 	h := fnv.New64a()
 	h.Write(w.in.data)
