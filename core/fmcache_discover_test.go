@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
 	"testing"
 
@@ -73,5 +74,63 @@ func TestFrontmatterCache_discoveries(t *testing.T) {
 	}
 	if hits := step("over the cache's bound"); hits != 0 {
 		t.Fatalf("a discovery of more than 4000 candidates used the cache: %d hits", hits)
+	}
+}
+
+// TestFrontmatterCache_concurrent: discoveries on several goroutines share
+// one cache (the zero value is safe for concurrent use) while another
+// goroutine edits a file between them; every result is the bytes of an
+// uncached discovery of one of the file's two versions. go test -race
+// checks the locking.
+func TestFrontmatterCache_concurrent(t *testing.T) {
+	fs := memfs.New()
+	root := "/home/u/.claude/skills/"
+	for i := range 20 {
+		must(t, fs.WriteFile(root+"s"+strconv.Itoa(i)+"/SKILL.md", skillMD("s"+strconv.Itoa(i), "Skill number "+strconv.Itoa(i)+", with globs.")))
+	}
+	must(t, fs.Mkdir("/work/p"))
+	versions := [][]byte{skillMD("s0", "The first version."), skillMD("s0", "The second version, longer.")}
+	want := map[string]bool{}
+	for _, v := range versions {
+		must(t, fs.WriteFile(root+"s0/SKILL.md", v))
+		res, err := core.Discover(fs, "/work/p", "/home/u", core.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[string(wire.AppendJSON(nil, res))] = true
+	}
+	cache := &core.FrontmatterCache{}
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			opts := core.DefaultOptions()
+			opts.FrontmatterCache = cache
+			for i := range 25 {
+				if g == 0 && i%5 == 0 {
+					if err := fs.WriteFile(root+"s0/SKILL.md", versions[i/5%2]); err != nil {
+						done <- err
+						return
+					}
+				}
+				res, err := core.Discover(fs, "/work/p", "/home/u", opts)
+				if err != nil {
+					done <- err
+					return
+				}
+				if got := wire.AppendJSON(nil, res); !want[string(got)] {
+					done <- errors.New("a discovery with the shared cache gave neither version's result: " + string(got))
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cache.Hits() == 0 {
+		t.Fatal("the cache served nothing")
 	}
 }
