@@ -988,7 +988,7 @@ func (w *fuzzWorld) checkSkills(t *testing.T, res *core.Result) {
 			continue // a later step took its place: no claim either way
 		}
 		for _, slot := range w.slots {
-			if slot.root != s.root || (slot.plugin && !w.registryStands()) {
+			if slot.root != s.root || (slot.plugin && !w.pluginScanned(slot)) {
 				continue
 			}
 			name := s.name
@@ -1103,6 +1103,32 @@ func (w *fuzzWorld) registryStands() bool {
 	return err == nil && bytes.Equal(data, w.registry)
 }
 
+// pluginScanned reports whether the plugin slot is scanned: the registry
+// reads as written, and no plugin before it in the registry has a skills
+// folder with the same realpath (or, without one, the same path). Each
+// folder is scanned once, for the first entry that names it (issue 16):
+// a later one would find the same files again.
+func (w *fuzzWorld) pluginScanned(slot fuzzSlot) bool {
+	if !w.registryStands() {
+		return false
+	}
+	key := func(root string) string {
+		if w.faultOn("realpath", root) != "" {
+			return root
+		}
+		return w.realpath(root)
+	}
+	for _, s := range w.slots {
+		if s == slot {
+			return true
+		}
+		if s.plugin && key(s.root) == key(slot.root) {
+			return false
+		}
+	}
+	return true
+}
+
 // checkWarnings: what cannot be read is reported with its path and code;
 // what is not there is not (S11, S12, S20).
 func (w *fuzzWorld) checkWarnings(t *testing.T, res *core.Result) {
@@ -1118,7 +1144,7 @@ func (w *fuzzWorld) checkWarnings(t *testing.T, res *core.Result) {
 		})
 	}
 	for _, slot := range w.slots {
-		if !w.sourceOn(slot) || (slot.plugin && !w.registryStands()) {
+		if !w.sourceOn(slot) || (slot.plugin && !w.pluginScanned(slot)) {
 			continue
 		}
 		code := w.rootCode(slot.root)
@@ -1135,7 +1161,7 @@ func (w *fuzzWorld) checkWarnings(t *testing.T, res *core.Result) {
 			continue
 		}
 		on := slices.ContainsFunc(w.slots, func(sl fuzzSlot) bool {
-			return sl.root == s.root && w.sourceOn(sl) && (!sl.plugin || w.registryStands())
+			return sl.root == s.root && w.sourceOn(sl) && (!sl.plugin || w.pluginScanned(sl))
 		})
 		switch {
 		case s.warn != "" && on && w.reaches(s):
