@@ -15,10 +15,12 @@ import "sync"
 //
 // It holds at most maxCachedBytes of frontmatter and JSON. When a result
 // does not fit, the entries neither this discovery nor the one before it
-// used make room (edited files leave theirs behind); while every entry is
-// in use (a workspace larger than the cache), new results are not kept, so
-// the cached part of a large workspace keeps hitting rather than being
-// replaced at every call.
+// used make room (edited files leave theirs behind), and every
+// sweepEvery discoveries they go anyway, so a long session of edits does
+// not keep the old versions; while every entry is in use (a workspace
+// larger than the cache), new results are not kept, so the cached part of
+// a large workspace keeps hitting rather than being replaced at every
+// call.
 //
 // A discovery that uses a cache returns skills whose strings and lists
 // (Globs, Contexts) are shared with it: read them, never write into them.
@@ -26,7 +28,7 @@ import "sync"
 type FrontmatterCache struct {
 	mu      sync.Mutex
 	entries map[string]*cachedScan
-	bytes   int    // what entries hold, by cachedSize
+	bytes   int    // what entries hold: keys, JSON and cachedOverhead each
 	gen     uint32 // discoveries begun
 	swept   uint32 // the gen of the last sweep (at most one a discovery)
 	hits    int    // lookups served, for tests
@@ -72,8 +74,14 @@ func (c *FrontmatterCache) use(candidates int) *FrontmatterCache {
 		return nil
 	}
 	c.gen++
+	if c.gen%sweepEvery == 0 {
+		c.sweep()
+	}
 	return c
 }
+
+// sweepEvery is how many discoveries may pass between two sweeps.
+const sweepEvery = 64
 
 // lookup returns the result kept for the frontmatter bytes src.
 func (c *FrontmatterCache) lookup(src []byte) (*cachedScan, bool) {

@@ -131,6 +131,24 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 	if _, ok := c.lookup(key(6)); ok || c.bytes > maxCachedBytes {
 		t.Fatalf("kept an entry over the bound: %d bytes", c.bytes)
 	}
+	// Every sweepEvery discoveries, what the last two did not use goes,
+	// though there is room.
+	c.use(1)
+	c.add(string(key(7)), "small", fields)
+	for c.gen%sweepEvery != sweepEvery-1 {
+		c.use(1)
+		c.lookup(key(0))
+	}
+	if _, ok := c.entries[string(key(7))]; !ok {
+		t.Fatal("an entry unused for a while was swept before its time")
+	}
+	c.use(1)
+	if _, ok := c.entries[string(key(7))]; ok {
+		t.Fatalf("an entry unused for %d discoveries is still there", sweepEvery)
+	}
+	if _, ok := c.entries[string(key(0))]; !ok {
+		t.Fatal("the periodic sweep dropped an entry the last discovery used")
+	}
 	if got := c.use(maxCachedSkills + 1); got != nil || len(c.entries) != 0 || c.bytes != 0 {
 		t.Fatalf("a discovery over %d skills: cache %v, %d entries left", maxCachedSkills, got, len(c.entries))
 	}
