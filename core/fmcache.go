@@ -83,19 +83,19 @@ func (c *FrontmatterCache) use(candidates int) *FrontmatterCache {
 // sweepEvery is how many discoveries may pass between two sweeps.
 const sweepEvery = 64
 
-// lookup returns the result kept for the frontmatter bytes src.
-func (c *FrontmatterCache) lookup(src []byte) (*cachedScan, bool) {
+// lookup returns the result kept for the frontmatter bytes src, or nil.
+func (c *FrontmatterCache) lookup(src []byte) *cachedScan {
 	if c == nil {
-		return nil, false
+		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.entries[string(src)]
-	if ok {
+	e := c.entries[string(src)]
+	if e != nil {
 		e.used = c.gen
 		c.hits++
 	}
-	return e, ok
+	return e
 }
 
 // add keeps raw, the JSON the direct path wrote for the frontmatter bytes

@@ -105,21 +105,21 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 	// The next discovery uses entry 0 only; the one after adds entry 3:
 	// entries 1 and 2, unused by both, make room.
 	c.use(1)
-	if _, ok := c.lookup(key(0)); !ok {
+	if c.lookup(key(0)) == nil {
 		t.Fatal("entry 0 missing")
 	}
 	c.use(1)
 	c.add(string(key(3)), big, fields)
-	if _, ok := c.lookup(key(3)); !ok {
+	if c.lookup(key(3)) == nil {
 		t.Fatal("entry 3 not kept after a sweep")
 	}
-	if _, ok := c.lookup(key(0)); !ok {
+	if c.lookup(key(0)) == nil {
 		t.Fatal("entry 0, used by the last discovery, was swept")
 	}
-	if _, ok := c.lookup(key(1)); ok {
+	if c.lookup(key(1)) != nil {
 		t.Fatal("entry 1, unused by two discoveries, was kept")
 	}
-	if e, _ := c.lookup(key(3)); e.raw != big || e.fields.name != big {
+	if e := c.lookup(key(3)); e.raw != big || e.fields.name != big {
 		t.Fatal("an entry's result is not what was added")
 	}
 	// Every entry in use by this discovery: a new one is not kept.
@@ -128,7 +128,7 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 	c.lookup(key(3))
 	c.add(string(key(5)), big, fields)
 	c.add(string(key(6)), big, fields)
-	if _, ok := c.lookup(key(6)); ok || c.bytes > maxCachedBytes {
+	if c.lookup(key(6)) != nil || c.bytes > maxCachedBytes {
 		t.Fatalf("kept an entry over the bound: %d bytes", c.bytes)
 	}
 	// Every sweepEvery discoveries, what the last two did not use goes,

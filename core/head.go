@@ -172,8 +172,7 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 		plain := plainASCIIRun(yamlBytes) == len(yamlBytes)
 		var yamlText string
 		if plain && fast != nil && fast.cache != nil {
-			yamlText = string(yamlBytes) // the cache's key too: one copy
-			fast.key = yamlText
+			yamlText = string(yamlBytes) // its own string, not the arena's: the cache may keep it as its key
 		} else if plain && fast != nil {
 			yamlText = fast.text.bytes(yamlBytes)
 		} else if plain {
@@ -185,8 +184,11 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 			return &Map{}, nil, fmrules.SizeReject(path, span.line, len(yamlText))
 		}
 		if fast != nil && fast.scan(yamlText, plain) {
-			if fast.cache != nil && fast.key == "" {
-				fast.key = string(yamlBytes)
+			if fast.cache != nil { // the key is the bytes as read (yamlText is them when plain)
+				fast.key = yamlText
+				if !plain {
+					fast.key = string(yamlBytes)
+				}
 			}
 			return nil, nil, ""
 		}

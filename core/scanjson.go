@@ -53,10 +53,8 @@ type frontmatterJSON struct {
 // cached reports whether the cache holds the result for the frontmatter
 // bytes src, and if so makes it the one result gives.
 func (j *frontmatterJSON) cached(src []byte) bool {
-	j.key = ""
-	e, ok := j.cache.lookup(src)
-	j.hit = e
-	return ok
+	j.key, j.hit = "", j.cache.lookup(src)
+	return j.hit != nil
 }
 
 // result is the last frontmatter's JSON and the fields read from it: the
