@@ -12,3 +12,7 @@ func (c *FrontmatterCache) Hits() int {
 	defer c.mu.Unlock()
 	return c.hits
 }
+
+// MaxCachedSkills is the most SKILL.md files a discovery may have and use a
+// FrontmatterCache.
+const MaxCachedSkills = maxCachedSkills

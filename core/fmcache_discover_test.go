@@ -69,11 +69,11 @@ func TestFrontmatterCache_discoveries(t *testing.T) {
 	write(root+"new/SKILL.md", skillMD("new", "Added between two calls."))
 	step("one emptied, one added")
 	// A workspace larger than the cache holds: discovered without it.
-	for i := 0; i < 4001; i++ {
+	for i := 0; i <= core.MaxCachedSkills; i++ {
 		write(root+"s"+strconv.Itoa(i)+"/SKILL.md", skillMD("s"+strconv.Itoa(i), "d"))
 	}
 	if hits := step("over the cache's bound"); hits != 0 {
-		t.Fatalf("a discovery of more than 4000 candidates used the cache: %d hits", hits)
+		t.Fatalf("a discovery of more than %d candidates used the cache: %d hits", core.MaxCachedSkills, hits)
 	}
 }
 

@@ -93,11 +93,11 @@ func TestFrontmatterCache_hits(t *testing.T) {
 func TestFrontmatterCache_bounds(t *testing.T) {
 	big := strings.Repeat("x", maxCachedBytes/4)
 	fields := skillFields{name: big}
-	key := func(i int) []byte { return []byte(strings.Repeat(string(rune('a'+i)), 8)) }
+	key := func(i int) cacheKey { return cacheKey{uint64(i), 0} }
 	c := &FrontmatterCache{}
 	c.use(1)
 	for i := 0; i < 4; i++ {
-		c.add(string(key(i)), big, fields)
+		c.add((key(i)), big, fields)
 	}
 	if len(c.entries) != 3 || c.bytes > maxCachedBytes {
 		t.Fatalf("%d entries, %d bytes: want 3 within %d", len(c.entries), c.bytes, maxCachedBytes)
@@ -109,7 +109,7 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 		t.Fatal("entry 0 missing")
 	}
 	c.use(1)
-	c.add(string(key(3)), big, fields)
+	c.add((key(3)), big, fields)
 	if c.lookup(key(3)) == nil {
 		t.Fatal("entry 3 not kept after a sweep")
 	}
@@ -126,27 +126,27 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 	c.use(1)
 	c.lookup(key(0))
 	c.lookup(key(3))
-	c.add(string(key(5)), big, fields)
-	c.add(string(key(6)), big, fields)
+	c.add((key(5)), big, fields)
+	c.add((key(6)), big, fields)
 	if c.lookup(key(6)) != nil || c.bytes > maxCachedBytes {
 		t.Fatalf("kept an entry over the bound: %d bytes", c.bytes)
 	}
 	// Every sweepEvery discoveries, what the last two did not use goes,
 	// though there is room.
 	c.use(1)
-	c.add(string(key(7)), "small", fields)
+	c.add((key(7)), "small", fields)
 	for c.gen%sweepEvery != sweepEvery-1 {
 		c.use(1)
 		c.lookup(key(0))
 	}
-	if _, ok := c.entries[string(key(7))]; !ok {
+	if _, ok := c.entries[key(7)]; !ok {
 		t.Fatal("an entry unused for a while was swept before its time")
 	}
 	c.use(1)
-	if _, ok := c.entries[string(key(7))]; ok {
+	if _, ok := c.entries[key(7)]; ok {
 		t.Fatalf("an entry unused for %d discoveries is still there", sweepEvery)
 	}
-	if _, ok := c.entries[string(key(0))]; !ok {
+	if _, ok := c.entries[key(0)]; !ok {
 		t.Fatal("the periodic sweep dropped an entry the last discovery used")
 	}
 	if got := c.use(maxCachedSkills + 1); got != nil || len(c.entries) != 0 || c.bytes != 0 {
@@ -155,6 +155,34 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 	var none *FrontmatterCache
 	if none.use(1) != nil {
 		t.Fatal("a nil cache is used")
+	}
+}
+
+// TestFrontmatterCache_key: each cache draws its own SipHash key at its
+// first discovery, so that no one can know which frontmatters a cache
+// would take for one another; the key names a frontmatter by all its bytes.
+func TestFrontmatterCache_key(t *testing.T) {
+	a, b := &FrontmatterCache{}, &FrontmatterCache{}
+	a.use(1)
+	b.use(1)
+	if !a.keyed || (a.k0 == 0 && a.k1 == 0) {
+		t.Fatal("a cache in use has no key")
+	}
+	if a.k0 == b.k0 && a.k1 == b.k1 {
+		t.Fatal("two caches drew the same key")
+	}
+	k0, k1 := a.k0, a.k1
+	a.use(1)
+	if a.k0 != k0 || a.k1 != k1 {
+		t.Fatal("a cache's key changed between discoveries")
+	}
+	fm := []byte(realisticFrontmatters[0])
+	if a.sum(fm) == b.sum(fm) {
+		t.Fatal("two keys named a frontmatter alike")
+	}
+	longer := append(append([]byte(nil), fm...), ' ')
+	if a.sum(fm) == a.sum(longer) || a.sum(fm) != a.sum(append([]byte(nil), fm...)) {
+		t.Fatal("a cache's name for a frontmatter is not a function of its bytes")
 	}
 }
 

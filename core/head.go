@@ -171,9 +171,7 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 		// the scanner's character check passes it: one pass tells both.
 		plain := plainASCIIRun(yamlBytes) == len(yamlBytes)
 		var yamlText string
-		if plain && fast != nil && fast.cache != nil {
-			yamlText = string(yamlBytes) // its own string, not the arena's: the cache may keep it as its key
-		} else if plain && fast != nil {
+		if plain && fast != nil {
 			yamlText = fast.text.bytes(yamlBytes)
 		} else if plain {
 			yamlText = string(yamlBytes)
@@ -184,12 +182,7 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 			return &Map{}, nil, fmrules.SizeReject(path, span.line, len(yamlText))
 		}
 		if fast != nil && fast.scan(yamlText, plain) {
-			if fast.cache != nil { // the key is the bytes as read (yamlText is them when plain)
-				fast.key = yamlText
-				if !plain {
-					fast.key = string(yamlBytes)
-				}
-			}
+			fast.keep = fast.cache != nil // named by the bytes as read (cached)
 			return nil, nil, ""
 		}
 		if m, ok := scanFrontmatter(yamlText); ok {

@@ -47,13 +47,19 @@ type frontmatterJSON struct {
 
 	cache *FrontmatterCache // nil: none
 	hit   *cachedScan       // the last frontmatter's result, when the cache had it
-	key   string            // the last frontmatter's bytes, when scanned with a cache
+	sum   cacheKey          // the last frontmatter's name in the cache
+	keep  bool              // result adds the last frontmatter's result to the cache, under sum
 }
 
 // cached reports whether the cache holds the result for the frontmatter
 // bytes src, and if so makes it the one result gives.
 func (j *frontmatterJSON) cached(src []byte) bool {
-	j.key, j.hit = "", j.cache.lookup(src)
+	j.hit, j.keep = nil, false
+	if j.cache == nil {
+		return false
+	}
+	j.sum = j.cache.sum(src)
+	j.hit = j.cache.lookup(j.sum)
 	return j.hit != nil
 }
 
@@ -65,13 +71,13 @@ func (j *frontmatterJSON) result(keep *stringArena) (string, skillFields) {
 	if j.hit != nil {
 		return j.hit.raw, j.hit.fields
 	}
-	if j.key == "" {
+	if !j.keep {
 		raw := keep.bytes(j.w.B)
 		return raw, j.fields(raw)
 	}
 	raw := string(j.w.B)
 	f := j.fields(raw)
-	j.cache.add(j.key, raw, f)
+	j.cache.add(j.sum, raw, f)
 	return raw, f
 }
 

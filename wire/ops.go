@@ -1,6 +1,10 @@
 package wire
 
-import "github.com/skilldex/skilldex/core"
+import (
+	"sync/atomic"
+
+	"github.com/skilldex/skilldex/core"
+)
 
 // An operation is one value of Request.Op: the request fields it reads
 // besides "op" (the schema js/index.d.ts must agree with, checked by
@@ -125,10 +129,20 @@ func (req *Request) options() (core.Options, error) {
 }
 
 // frontmatterCache serves every discovery of this process (in the wasm
-// module, of this instance): a host discovers again and again, and most
-// SKILL.md files have not changed in between (issue 13). Replies only
-// serialize the skills, which is all the cache asks of them.
-var frontmatterCache core.FrontmatterCache
+// module, of this instance) but the first: a host discovers again and
+// again, and most SKILL.md files have not changed in between (issue 13).
+// Replies only serialize the skills, which is all the cache asks of them.
+//
+// The first discovery goes without it, so that a process that discovers
+// once (a script, the CLI) pays nothing for a cache it never reads: naming
+// each frontmatter for it cost the CLI's one call at 1,000 skills about 4%
+// (10 ms, in V8's baseline code), and keeping the results, copies of what
+// the call otherwise keeps in its arenas. The second discovery fills it;
+// the third on use it.
+var (
+	frontmatterCache core.FrontmatterCache
+	discovered       atomic.Bool
+)
 
 // discover runs the request's load context through [core.Discover].
 func (req *Request) discover(fsys core.FS) (*core.Result, error) {
@@ -136,6 +150,8 @@ func (req *Request) discover(fsys core.FS) (*core.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts.FrontmatterCache = &frontmatterCache
+	if discovered.Swap(true) {
+		opts.FrontmatterCache = &frontmatterCache
+	}
 	return core.Discover(fsys, req.Cwd, req.Home, opts)
 }

@@ -18,11 +18,12 @@ const module = "github.com/skilldex/skilldex/"
 // packages of the module its non-test files may import; "*" allows any.
 // Tests may import more (core's tests call the wire, for instance).
 var mayImport = map[string][]string{
-	"core":                  {"internal/jsontext", "internal/panictext", "internal/fmrules", "internal/frontmatter"},
+	"core":                  {"internal/jsontext", "internal/panictext", "internal/fmrules", "internal/siphash", "internal/frontmatter"},
 	"internal/fmrules":      nil,
 	"internal/frontmatter":  {"internal/fmrules"},
 	"internal/jsontext":     nil,
 	"internal/panictext":    nil,
+	"internal/siphash":      nil,
 	"fsadapter/...":         {"core", "wasm/abi"},
 	"wire":                  {"core", "internal/jsontext", "internal/panictext"},
 	"wasm/abi/...":          {"wasm/abi/...", "internal/wasmsnap"}, // abitest builds the module as make build does
