@@ -135,10 +135,9 @@ func (req *Request) options() (core.Options, error) {
 //
 // The first discovery goes without it, so that a process that discovers
 // once (a script, the CLI) pays nothing for a cache it never reads: naming
-// each frontmatter for it cost the CLI's one call at 1,000 skills about 4%
-// (10 ms, in V8's baseline code), and keeping the results, copies of what
-// the call otherwise keeps in its arenas. The second discovery fills it;
-// the third on use it.
+// each frontmatter for it, in V8's baseline code, and copying the results
+// out of the call's arenas made the CLI at 1,000 skills about 4% slower
+// (10 ms a run). The second discovery fills it; the third on use it.
 var (
 	frontmatterCache core.FrontmatterCache
 	discovered       atomic.Bool
