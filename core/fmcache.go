@@ -55,9 +55,11 @@ type cacheKey [2]uint64
 type cachedScan struct {
 	raw    string // the frontmatter's JSON
 	fields skillFields
-	size   int
 	used   uint32 // the gen of the discovery that last used it
 }
+
+// entryCost is what the entry of JSON raw counts for against maxCachedBytes.
+func entryCost(raw string) int { return len(raw) + cachedOverhead }
 
 // A FrontmatterCache serves discoveries of at most maxCachedSkills SKILL.md
 // files and holds at most maxCachedBytes: 10,000 typical skills take about
@@ -135,7 +137,7 @@ func (c *FrontmatterCache) lookup(k cacheKey) *cachedScan {
 // k, and fields, read from raw: strings of their own (never slices of a
 // read buffer or an arena, which an entry would keep alive).
 func (c *FrontmatterCache) add(k cacheKey, raw string, fields skillFields) {
-	size := len(raw) + cachedOverhead
+	size := entryCost(raw)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.bytes+size > maxCachedBytes {
@@ -150,7 +152,7 @@ func (c *FrontmatterCache) add(k cacheKey, raw string, fields skillFields) {
 	if _, ok := c.entries[k]; ok {
 		return // another discovery kept it meanwhile
 	}
-	c.entries[k] = &cachedScan{raw: raw, fields: fields, size: size, used: c.gen}
+	c.entries[k] = &cachedScan{raw: raw, fields: fields, used: c.gen}
 	c.bytes += size
 }
 
@@ -165,7 +167,7 @@ func (c *FrontmatterCache) sweep() {
 	for k, e := range c.entries {
 		if c.gen-e.used >= 2 {
 			delete(c.entries, k)
-			c.bytes -= e.size
+			c.bytes -= entryCost(e.raw)
 		}
 	}
 }
