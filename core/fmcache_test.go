@@ -97,7 +97,7 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 	c := &FrontmatterCache{}
 	c.use(1)
 	for i := 0; i < 4; i++ {
-		c.add((key(i)), big, fields)
+		c.add(key(i), big, fields)
 	}
 	if len(c.entries) != 3 || c.bytes > maxCachedBytes {
 		t.Fatalf("%d entries, %d bytes: want 3 within %d", len(c.entries), c.bytes, maxCachedBytes)
@@ -109,7 +109,7 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 		t.Fatal("entry 0 missing")
 	}
 	c.use(1)
-	c.add((key(3)), big, fields)
+	c.add(key(3), big, fields)
 	if c.lookup(key(3)) == nil {
 		t.Fatal("entry 3 not kept after a sweep")
 	}
@@ -126,15 +126,15 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 	c.use(1)
 	c.lookup(key(0))
 	c.lookup(key(3))
-	c.add((key(5)), big, fields)
-	c.add((key(6)), big, fields)
+	c.add(key(5), big, fields)
+	c.add(key(6), big, fields)
 	if c.lookup(key(6)) != nil || c.bytes > maxCachedBytes {
 		t.Fatalf("kept an entry over the bound: %d bytes", c.bytes)
 	}
 	// Every sweepEvery discoveries, what the last two did not use goes,
 	// though there is room.
 	c.use(1)
-	c.add((key(7)), "small", fields)
+	c.add(key(7), "small", fields)
 	for c.gen%sweepEvery != sweepEvery-1 {
 		c.use(1)
 		c.lookup(key(0))
@@ -161,6 +161,8 @@ func TestFrontmatterCache_bounds(t *testing.T) {
 // TestFrontmatterCache_key: each cache draws its own SipHash key at its
 // first discovery, so that no one can know which frontmatters a cache
 // would take for one another; the key names a frontmatter by all its bytes.
+// A cache that took one frontmatter for another would break S42 (the same
+// bytes with or without a cache).
 func TestFrontmatterCache_key(t *testing.T) {
 	a, b := &FrontmatterCache{}, &FrontmatterCache{}
 	a.use(1)
