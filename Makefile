@@ -3,7 +3,7 @@ GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
 
-.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js bench-peers profile-js profile-go bench-worker
+.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js bench-peers profile-js profile-cli profile-go bench-worker
 
 ## test: everything CI runs (format, vet, purity, all test suites): Go
 ## native and wazero (test-go), Node, Deno and Bun (test-js), Wasmtime
@@ -188,13 +188,20 @@ bench-js: wasm $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
 	bash -o pipefail -c '$(abspath $(DENO)) run -A js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold 0 | tee docs/bench/js-deno.md'
 
 ## profile-js: V8's CPU profile of warm discovery in Node (js/bench/profile.mjs),
-## the module built with its name section so wasm frames carry Go's names;
-## writes build/prof/discover.cpuprofile and its top entries to docs/bench/profile-js.md
+## the engine's build before its snapshot (build/skilldex.raw.wasm, which keeps its
+## name section) so wasm frames carry Go's names; writes build/prof/discover.cpuprofile
+## and its top entries to docs/bench/profile-js.md
 PROFILE_SIZE ?= 1000
 profile-js: wasm
 	@mkdir -p docs/bench
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) -buildmode=c-shared -trimpath -buildvcs=false -o build/skilldex-prof.wasm ./wasm
-	bash -o pipefail -c 'node js/bench/profile.mjs --wasm build/skilldex-prof.wasm --size $(PROFILE_SIZE) --top 15 | tee docs/bench/profile-js.md'
+	bash -o pipefail -c 'node js/bench/profile.mjs --wasm build/skilldex.raw.wasm --size $(PROFILE_SIZE) --top 15 | tee docs/bench/profile-js.md'
+
+## profile-cli: V8's CPU profiles of six one-shot `skilldex list --json` runs on
+## 1000 generated skills (issue 10), the shipped module's frames named from
+## build/skilldex.raw.wasm; their mean to docs/bench/profile-cli.md
+profile-cli: wasm
+	@mkdir -p docs/bench
+	bash -o pipefail -c 'node js/bench/profile.mjs --oneshot 6 --size $(PROFILE_SIZE) --top 25 | tee docs/bench/profile-cli.md'
 
 ## profile-go: Go's pprof of native discovery (BenchmarkDiscover/osfs): the
 ## engine's functions by cumulative time and the top allocation sites, to

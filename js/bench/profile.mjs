@@ -2,7 +2,7 @@
 // Where warm discovery spends its time (issue 13), for the README's profile
 // tables. `make profile-js` runs it (the module built with its name section):
 //
-//	node js/bench/profile.mjs [--size 1000] [--calls 40] [--wasm build/skilldex-prof.wasm] [--out build/prof/discover.cpuprofile] [--top 25] [--interval 100] [--replay]
+//	node js/bench/profile.mjs [--size 1000] [--calls 40] [--wasm build/skilldex.raw.wasm] [--out build/prof/discover.cpuprofile] [--top 25] [--interval 100] [--replay]
 //
 // V8's profiler charges time spent in wasm to the binding that ran last, so
 // with real system calls it overstates them (open, readlink) and understates
@@ -15,13 +15,35 @@
 // through node:inspector around the calls only, so neither the workspace's
 // creation nor the warm-up is in it), writes the .cpuprofile (open it in
 // Chrome's DevTools) and prints the functions with the most self time.
-// --wasm loads a module built with its name section (make profile-js builds
-// one without -s -w), so wasm frames carry Go's function names instead of
-// wasm-function[N].
+// --wasm loads a module with its name section, so wasm frames carry Go's
+// function names instead of wasm-function[N]: build/skilldex.raw.wasm, the
+// engine's build before its snapshot (make wasm), whose functions are the
+// shipped module's, index for index.
+//
+// Profiles taken elsewhere (say `node --cpu-prof` of one-shot CLI runs,
+// issue 10) are summarised with --summarise, one file or several (their
+// mean a profile), and --names names the wasm-function[N] frames of the
+// shipped module from build/skilldex.raw.wasm's name section:
+//
+//	node js/bench/profile.mjs --summarise a.cpuprofile,b.cpuprofile --names build/skilldex.raw.wasm
+//
+// --oneshot N profiles N one-shot runs of the CLI instead (issue 10):
+// `node --cpu-prof js/bin/skilldex.mjs list --json` on a generated
+// workspace of --size skills, the shipped module as the CLI loads it, each
+// run's profile written under build/prof/oneshot/; it prints their mean,
+// named from build/skilldex.raw.wasm unless --names says otherwise.
+// `make profile-cli` runs it.
+//
+// Only that build's indices are the shipped module's: a build without
+// -ldflags=-buildid= has one function more, and names frames after it
+// wrongly (2026-12-03: a note named the largest bodies a first call
+// compiles this way).
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generate } from './workspace.mjs';
 import { replayFS } from './replayfs.js';
@@ -33,15 +55,26 @@ const { values: flags } = parseArgs({
     calls: { type: 'string', default: '40' },
     wasm: { type: 'string' },
     out: { type: 'string', default: 'build/prof/discover.cpuprofile' },
-    summarise: { type: 'string' }, // print the top of an existing .cpuprofile
+    summarise: { type: 'string' }, // print the top of existing .cpuprofile files (comma-separated: their mean)
+    names: { type: 'string' }, // a module whose name section names wasm-function[N] frames
+    oneshot: { type: 'string' }, // profile this many one-shot CLI runs instead
     top: { type: 'string', default: '25' },
     interval: { type: 'string', default: '100' }, // µs between samples
     replay: { type: 'boolean' }, // the filesystem answered from memory (replayfs.js): the engine alone
   },
 });
 
-if (flags.summarise) {
-  summarise(JSON.parse(fs.readFileSync(flags.summarise, 'utf8')), Number(flags.top));
+if (flags.oneshot) {
+  oneshot(Number(flags.oneshot));
+} else if (flags.summarise) {
+  const files = flags.summarise.split(',');
+  const names = flags.names ? functionNames(fs.readFileSync(flags.names)) : undefined;
+  if (files.length > 1) console.log(`the mean of ${files.length} profiles`), console.log();
+  summarise(
+    files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8'))),
+    Number(flags.top),
+    names,
+  );
 } else {
   await profile();
 }
@@ -77,31 +110,75 @@ async function profile() {
     fs.writeFileSync(flags.out, JSON.stringify(prof));
     console.log(`${flags.calls} warm discoveries of ${flags.size} skill folders under the profiler: ${ms.toFixed(1)} ms each; ${flags.out}`);
     console.log();
-    summarise(prof, Number(flags.top));
+    summarise([prof], Number(flags.top));
   } finally {
     fs.rmSync(ws.dir, { recursive: true, force: true });
   }
 }
 
 /**
- * @param {{nodes: {id: number, callFrame: {functionName: string, url: string}, children?: number[]}[], samples: number[], timeDeltas: number[]}} prof
- * @param {number} top
+ * Profile n one-shot CLI runs on a generated workspace and print their mean.
+ * @param {number} n
  */
-function summarise(prof, top) {
-  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+function oneshot(n) {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const repo = path.resolve(here, '../..');
+  const out = path.join(repo, 'build/prof/oneshot');
+  fs.rmSync(out, { recursive: true, force: true });
+  const ws = generate(Number(flags.size));
+  try {
+    const settings = path.join(ws.dir, 'settings.json');
+    fs.writeFileSync(settings, JSON.stringify(ws.options));
+    const cli = [path.join(repo, 'js/bin/skilldex.mjs'), 'list', '--json', '--cwd', ws.cwd, '--home', ws.home, '--settings', settings];
+    spawnSync(process.execPath, cli, { stdio: 'ignore' }); // the page cache
+    for (let i = 0; i < n; i++) {
+      const prof = ['--cpu-prof', `--cpu-prof-dir=${out}`, `--cpu-prof-name=run-${i}.cpuprofile`, `--cpu-prof-interval=${flags.interval}`];
+      const r = spawnSync(process.execPath, [...prof, ...cli], { stdio: ['ignore', 'ignore', 'inherit'] });
+      if (r.status !== 0) throw new Error(`the CLI exited with ${r.status}`);
+    }
+  } finally {
+    fs.rmSync(ws.dir, { recursive: true, force: true });
+  }
+  const files = fs.readdirSync(out).map((f) => path.join(out, f));
+  console.log(`${n} one-shot runs of \`skilldex list --json\` on ${flags.size} skill folders, profiles in ${path.relative(repo, out)}/; their mean:`);
+  console.log();
+  const names = functionNames(fs.readFileSync(flags.names ?? path.join(repo, 'build/skilldex.raw.wasm')));
+  summarise(
+    files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8'))),
+    Number(flags.top),
+    names,
+  );
+}
+
+/** @typedef {{nodes: {id: number, callFrame: {functionName: string, url: string}, children?: number[]}[], samples: number[], timeDeltas: number[]}} Profile */
+
+/**
+ * Self time by function over profs, in microseconds a profile.
+ * @param {Profile[]} profs
+ * @param {number} top
+ * @param {Map<number, string>} [names] names of wasm-function[N] frames (functionNames)
+ */
+function summarise(profs, top, names) {
   const self = new Map();
   let total = 0;
-  for (let i = 0; i < prof.samples.length; i++) {
-    const n = byId.get(prof.samples[i]);
-    const dt = prof.timeDeltas[i] ?? 0;
-    const f = n.callFrame;
-    if (f.functionName === '(idle)') continue;
-    const file = f.url ? path.basename(f.url.split('?')[0]) : '';
-    // Go's names in the name section: github.com_skilldex_skilldex_core.__jsonWriter_.str
-    const name = (f.functionName || '(anonymous)').replace('github.com_skilldex_skilldex_', '').replace(/ \([0-9a-f]{8}\)$/, '');
-    const key = `${name}${file && !/^wasm:/.test(f.url) ? ` (${file})` : /^wasm:/.test(f.url) ? ' [wasm]' : ''}`;
-    self.set(key, (self.get(key) ?? 0) + dt);
-    total += dt;
+  for (const prof of profs) {
+    const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+    for (let i = 0; i < prof.samples.length; i++) {
+      const n = /** @type {Profile['nodes'][number]} */ (byId.get(prof.samples[i]));
+      // A sample's delta is the time since the previous one: the time up
+      // to the next sample is this one's.
+      const dt = (prof.timeDeltas[i + 1] ?? 0) / profs.length;
+      const f = n.callFrame;
+      if (f.functionName === '(idle)') continue;
+      const file = f.url ? path.basename(f.url.split('?')[0]) : '';
+      const index = names && /^wasm-function\[(\d+)\]$/.exec(f.functionName);
+      const fn = (index && names?.get(Number(index[1]))) || f.functionName || '(anonymous)';
+      // Go's names in the name section: github.com_skilldex_skilldex_core.__jsonWriter_.str
+      const name = fn.replace('github.com_skilldex_skilldex_', '').replace(/ \([0-9a-f]{8}\)$/, '');
+      const key = `${name}${file && !/^wasm:/.test(f.url) ? ` (${file})` : /^wasm:/.test(f.url) ? ' [wasm]' : ''}`;
+      self.set(key, (self.get(key) ?? 0) + dt);
+      total += dt;
+    }
   }
   // Where the time goes, in kinds.
   const kinds = new Map();
@@ -116,13 +193,15 @@ function summarise(prof, top) {
             ? /^(runtime|internal_runtime|internal_bytealg|internal_abi|memchr|memmove|memclr|memeqbody|memcmp|sync)/.test(k)
               ? 'Go runtime in wasm (malloc, GC, memmove, atomics)'
               : 'Go code in wasm (core, hostfs, strings, bytes, ...)'
-            : /^parse \(index\.js\)|^decode \(encoding\)|\(reply\.js\)/.test(k)
+            : /^parse \((index|facade)\.js\)|^decode \(encoding\)|\(reply\.js\)/.test(k)
               ? 'reply: TextDecoder + JSON.parse (whole or in pieces, reply.js)'
               : /\(replayfs\.js\)/.test(k)
                 ? "the bench's filesystem replayed from memory (--replay)"
                 : k === '(garbage collector)'
                   ? "V8's GC"
-                  : 'other';
+                  : /^(compileForInternalLoader|compileSourceTextModule|compileFunction) |^(Module|Instance)$/.test(k)
+                    ? "loading: Node's built-in modules, ES modules, WebAssembly.Module and Instance"
+                    : 'other';
   for (const [k, us] of self) kinds.set(kindOf(k), (kinds.get(kindOf(k)) ?? 0) + us);
   console.log('| kind | self ms | share |');
   console.log('|---|---:|---:|');
@@ -132,4 +211,41 @@ function summarise(prof, top) {
   console.log('| function | self ms | share |');
   console.log('|---|---:|---:|');
   for (const [k, us] of rows) console.log(`| \`${k}\` | ${(us / 1000).toFixed(1)} | ${((100 * us) / total).toFixed(1)}% |`);
+}
+
+/**
+ * The function names in a module's name section (its subsection 1), by
+ * function index; empty when it has none.
+ * @param {Uint8Array} bytes the module
+ * @returns {Map<number, string>}
+ */
+function functionNames(bytes) {
+  const names = new Map();
+  const [section] = WebAssembly.Module.customSections(new WebAssembly.Module(bytes), 'name');
+  if (!section) return names;
+  const b = new Uint8Array(section);
+  const text = new TextDecoder();
+  let at = 0;
+  const leb = () => {
+    let v = 0;
+    for (let shift = 0; ; shift += 7) {
+      const c = b[at++];
+      v += (c & 0x7f) * 2 ** shift;
+      if (c < 0x80) return v;
+    }
+  };
+  while (at < b.length) {
+    const id = b[at++];
+    const end = leb() + at;
+    if (id === 1) {
+      for (let n = leb(); n > 0; n--) {
+        const index = leb();
+        const len = leb();
+        names.set(index, text.decode(b.subarray(at, at + len)));
+        at += len;
+      }
+    }
+    at = end;
+  }
+  return names;
 }
