@@ -21,9 +21,9 @@
 // shipped module's, index for index.
 //
 // Profiles taken elsewhere (say `node --cpu-prof` of one-shot CLI runs,
-// issue 10) are summarised with --summarise, one file or several (their
-// mean a profile), and --names names the wasm-function[N] frames of the
-// shipped module from build/skilldex.raw.wasm's name section:
+// issue 10) are summarised with --summarise, one file or several (then
+// the mean of a profile), and --names names the wasm-function[N] frames of
+// the shipped module from build/skilldex.raw.wasm's name section:
 //
 //	node js/bench/profile.mjs --summarise a.cpuprofile,b.cpuprofile --names build/skilldex.raw.wasm
 //
@@ -34,10 +34,10 @@
 // named from build/skilldex.raw.wasm unless --names says otherwise.
 // `make profile-cli` runs it.
 //
-// Only that build's indices are the shipped module's: a build without
-// -ldflags=-buildid= has one function more, and names frames after it
-// wrongly (2026-12-03: a note named the largest bodies a first call
-// compiles this way).
+// Only build/skilldex.raw.wasm's function indices are the shipped
+// module's: a build of ./wasm without -ldflags=-buildid= has one function
+// more, and names the frames after it wrongly (docs/PERF-NOTES.md, a
+// correction of 2026-12-03).
 
 import fs from 'node:fs';
 import path from 'node:path';
