@@ -37,6 +37,7 @@ var mayImport = map[string][]string{
 	"internal/notices":      nil,
 	"internal/provenance":   nil,
 	"internal/wasmsnap/...": {"internal/wasmsnap"}, // the build's snapshot of the engine module
+	"internal/benchws":      nil,                   // the Go benchmarks' workspace
 	"examples/...":          {"*"},
 	"runtime-test/...":      {"*"}, // runtime-test/wasmtime is its own Go module (cgo)
 	"internal/layers":       nil,   // repository checks: test-only packages
