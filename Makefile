@@ -72,6 +72,9 @@ test-wasmtime:
 # declines a file or validate runs. The engine module ships as a snapshot
 # of itself after _initialize (internal/wasmsnap, ABI.md#the-module): Go's
 # initialisation ran at build time, and each instance only draws its hash key.
+# Last, internal/wasmhints marks the functions a first discovery calls (found
+# by replaying two under wazero) for V8's eager compilation, which only the
+# CLI asks for.
 WASM_FLAGS = -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-s -w -buildid="
 # The engine's raw build keeps its name section (no -s -w): wasmsnap reads it
 # to drop the package initialisers' code, then strips it.
@@ -96,6 +99,8 @@ wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) $(ENGINE_FLAGS) -o build/skilldex.raw.wasm ./wasm
 	$(GO) run ./internal/wasmsnap/cmd/wasmsnap -in build/skilldex.raw.wasm -out build/skilldex.wasm
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/skilldex-frontmatter.wasm ./wasm/frontmatter
+	$(GO) run ./internal/wasmhints/cmd/wasmhints -in build/skilldex.wasm -out build/skilldex.wasm \
+		-frontmatter build/skilldex-frontmatter.wasm -example $(DEMO_WS)
 	@cp build/skilldex.wasm build/skilldex-frontmatter.wasm js/
 	@cp LICENSE js/LICENSE
 	@for f in build/skilldex.wasm build/skilldex-frontmatter.wasm; do echo "$$f: $$(wc -c < $$f) bytes, sha256 $$(sha256sum $$f | cut -d' ' -f1)"; done

@@ -37,11 +37,13 @@ var mayImport = map[string][]string{
 	"internal/notices":      nil,
 	"internal/provenance":   nil,
 	"internal/wasmsnap/...": {"internal/wasmsnap"}, // the build's snapshot of the engine module
-	"internal/benchws":      nil,                   // the Go benchmarks' workspace
-	"examples/...":          {"*"},
-	"runtime-test/...":      {"*"}, // runtime-test/wasmtime is its own Go module (cgo)
-	"internal/layers":       nil,   // repository checks: test-only packages
-	"internal/references":   nil,
+	// the build's compilation hints, found by replaying discoveries through wasmhost
+	"internal/wasmhints/...": {"internal/wasmhints", "core", "wasmhost", "fsadapter/memfs", "fsadapter/osfs", "internal/benchws"},
+	"internal/benchws":       nil, // the Go benchmarks' workspace
+	"examples/...":           {"*"},
+	"runtime-test/...":       {"*"}, // runtime-test/wasmtime is its own Go module (cgo)
+	"internal/layers":        nil,   // repository checks: test-only packages
+	"internal/references":    nil,
 }
 
 // matches reports whether pkg is pattern, or below it for a pattern ending

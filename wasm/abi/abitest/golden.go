@@ -33,7 +33,9 @@ var EngineBuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-b
 
 // Build compiles the engine module from the repository at root into out
 // with the go command found on PATH and snapshots its initialisation
-// (internal/wasmsnap), exactly as `make build` does.
+// (internal/wasmsnap), as `make build` does; the build's last step, V8's
+// compilation hints (internal/wasmhints), adds a custom section that
+// changes no import or export, and is left out.
 func Build(root, out string) error {
 	if err := BuildRaw(root, out); err != nil {
 		return err
