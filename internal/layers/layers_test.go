@@ -38,7 +38,7 @@ var mayImport = map[string][]string{
 	"internal/provenance":   nil,
 	"internal/wasmsnap/...": {"internal/wasmsnap"}, // the build's snapshot of the engine module
 	// the build's compilation hints, found by replaying discoveries through wasmhost
-	"internal/wasmhints/...": {"internal/wasmhints", "core", "wasmhost", "fsadapter/memfs", "fsadapter/osfs", "internal/benchws"},
+	"internal/wasmhints/...": {"internal/wasmhints", "internal/wasmsnap", "core", "wasmhost", "fsadapter/memfs", "fsadapter/osfs", "internal/benchws"},
 	"internal/benchws":       nil, // the Go benchmarks' workspace
 	"examples/...":           {"*"},
 	"runtime-test/...":       {"*"}, // runtime-test/wasmtime is its own Go module (cgo)

@@ -24,19 +24,15 @@
 //     benchmark workspace (internal/benchws). A function no run reaches stays
 //     lazy, as it was; one a run reaches but a real call does not costs some
 //     background compilation.
-//   - The section's format is V8's (module-decoder-impl.h,
-//     DecodeCompilationHintsSection): a LEB128 count equal to the number of
-//     functions the module defines, then one byte each: bits 0-1 the
-//     strategy (0 default, 2 eager), bits 2-3 the baseline tier and 4-5 the
-//     top tier (1 baseline). V8 takes the section only between the function
-//     and code sections, so it goes just before the code section; a module
-//     that already has one has it replaced.
+//   - The section (its format is V8's) is written and read by
+//     internal/wasmsnap (AddHints, Hints), with its binary reader: just
+//     before the code section, where V8 takes it; a module that already has
+//     one has it replaced.
 //   - Reproducible: the same module and runs give the same bytes.
 package wasmhints
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/tetratelabs/wazero/api"
@@ -46,16 +42,9 @@ import (
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 	"github.com/skilldex/skilldex/fsadapter/osfs"
 	"github.com/skilldex/skilldex/internal/benchws"
+	"github.com/skilldex/skilldex/internal/wasmsnap"
 	"github.com/skilldex/skilldex/wasmhost"
 )
-
-// SectionName is the custom section V8 reads the hints from.
-const SectionName = "compilationHints"
-
-// Eager is the hint of a function a first call runs: compiled eagerly
-// (strategy 2) by the baseline compiler (baseline tier 1), which is also
-// its top tier (1), as under the CLI's --liftoff-only.
-const Eager = 2 | 1<<2 | 1<<4
 
 // A Run is one first call to replay: a fresh instance over FS answers
 // Request (a JSON request, wasm/ABI.md#requests-and-replies).
@@ -70,17 +59,17 @@ type Run struct {
 // (wasm/ABI.md#the-frontmatter-module) if the engine asks for it. A run
 // whose reply is an error fails it: the replay would not be a discovery.
 func Calls(ctx context.Context, wasm, frontmatter []byte, runs ...Run) ([]bool, error) {
-	layout, err := readLayout(wasm)
+	imported, defined, err := wasmsnap.Functions(wasm)
 	if err != nil {
 		return nil, err
 	}
-	called := make([]bool, layout.defined)
+	called := make([]bool, defined)
 	ctx = experimental.WithFunctionListenerFactory(ctx, experimental.FunctionListenerFactoryFunc(
 		func(def api.FunctionDefinition) experimental.FunctionListener {
 			if _, _, imported := def.Import(); imported || def.GoFunction() != nil {
 				return nil // the host's functions (WASI, skilldex_host_v4)
 			}
-			i := int(def.Index()) - layout.imports
+			i := int(def.Index()) - imported
 			return experimental.FunctionListenerFunc(func(context.Context, api.Module, api.FunctionDefinition, []uint64, experimental.StackIterator) {
 				called[i] = true
 			})
@@ -114,57 +103,17 @@ func replay(compile, call context.Context, wasm, frontmatter []byte, run Run) er
 	return nil
 }
 
-// Add returns wasm with a hints section that marks the functions called
-// says were called Eager and leaves the others to V8's default; a hints
-// section wasm already has is replaced.
+// Add returns wasm with a hints section (wasmsnap.AddHints) that marks the
+// functions called says were called for eager compilation
+// (wasmsnap.EagerHint) and leaves the others to V8's default.
 func Add(wasm []byte, called []bool) ([]byte, error) {
-	layout, err := readLayout(wasm)
-	if err != nil {
-		return nil, err
-	}
-	if len(called) != layout.defined {
-		return nil, fmt.Errorf("wasmhints: %d functions called or not, the module defines %d", len(called), layout.defined)
-	}
-	payload := appendName(nil, SectionName)
-	payload = appendU32(payload, uint32(len(called)))
-	for _, c := range called {
+	hints := make([]byte, len(called))
+	for i, c := range called {
 		if c {
-			payload = append(payload, Eager)
-		} else {
-			payload = append(payload, 0)
+			hints[i] = wasmsnap.EagerHint
 		}
 	}
-	out := make([]byte, 0, len(wasm)+len(payload)+8)
-	out = append(out, wasm[:len(magic)]...)
-	for _, sec := range layout.sections {
-		if sec.isHints {
-			continue // replaced
-		}
-		if sec.id == secCode {
-			out = append(out, secCustom)
-			out = appendU32(out, uint32(len(payload)))
-			out = append(out, payload...)
-		}
-		out = append(out, wasm[sec.start:sec.end]...)
-	}
-	return out, nil
-}
-
-// Hints returns the hint bytes of wasm's hints section, one per function it
-// defines, or nil when it has none.
-func Hints(wasm []byte) ([]byte, error) {
-	layout, err := readLayout(wasm)
-	if err != nil || layout.hints == nil {
-		return nil, err
-	}
-	r := &reader{b: layout.hints.body}
-	r.name()
-	n := r.u32()
-	b := r.bytes(int(n))
-	if r.err != nil || !r.done() {
-		return nil, errors.New("wasmhints: a malformed hints section")
-	}
-	return b, nil
+	return wasmsnap.AddHints(wasm, hints)
 }
 
 // BuildRuns are the runs `make build` replays (cmd/wasmhints): a discovery of

@@ -42,4 +42,8 @@
 //     (functab.go). A one-shot call that never collects garbage touches
 //     neither (1.3 MB). Otherwise an instance's memory after _initialize is
 //     the snapshot's, byte for byte, but for the hash key.
+//
+// The build's last step adds V8's compilation hints to the snapshot:
+// internal/wasmhints chooses the functions, and AddHints and Hints
+// (hints.go) write and read the section with this package's binary reader.
 package wasmsnap
