@@ -28,7 +28,10 @@
 //     internal/wasmsnap (AddHints, Hints), with its binary reader: just
 //     before the code section, where V8 takes it; a module that already has
 //     one has it replaced.
-//   - Reproducible: the same module and runs give the same bytes.
+//   - Reproducible: the replays draw fresh random seeds (wasmhost), but
+//     which functions a call reaches does not depend on them, so the same
+//     module and runs give the same bytes; `make test`'s embed-check fails
+//     on a build that does not.
 package wasmhints
 
 import (
@@ -66,7 +69,7 @@ func Calls(ctx context.Context, wasm, frontmatter []byte, runs ...Run) ([]bool, 
 	called := make([]bool, defined)
 	ctx = experimental.WithFunctionListenerFactory(ctx, experimental.FunctionListenerFactoryFunc(
 		func(def api.FunctionDefinition) experimental.FunctionListener {
-			if _, _, imported := def.Import(); imported || def.GoFunction() != nil {
+			if _, _, isImport := def.Import(); isImport || def.GoFunction() != nil {
 				return nil // the host's functions (WASI, skilldex_host_v4)
 			}
 			i := int(def.Index()) - imported
@@ -103,8 +106,8 @@ func replay(compile, call context.Context, wasm, frontmatter []byte, run Run) er
 	return nil
 }
 
-// Add returns wasm with a hints section (wasmsnap.AddHints) that marks the
-// functions called says were called for eager compilation
+// Add returns wasm with a hints section (wasmsnap.AddHints) that marks each
+// function whose entry in called is true for eager compilation
 // (wasmsnap.EagerHint) and leaves the others to V8's default.
 func Add(wasm []byte, called []bool) ([]byte, error) {
 	hints := make([]byte, len(called))

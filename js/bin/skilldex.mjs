@@ -540,9 +540,8 @@ const hasErrors = (v) =>
  * compiled with the module, on V8's background threads too, instead of one
  * by one on the main thread as the call reaches them (issue 10: under
  * Node 20, a `list --json` run about 6% shorter on the example workspace,
- * 3% on 1,000 skills). Only where V8 is known to have the
- * flag (V8 11-13: Node 20-24); another V8 would print an error for an
- * unknown one.
+ * 3% on 1,000 skills). Set only where V8 is known to have the flag (V8
+ * 11-13: Node 20-24): another V8 would print an error for an unknown flag.
  */
 function compilationHints() {
   const major = Number(process.versions.v8.split('.')[0]);
