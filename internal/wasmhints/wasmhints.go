@@ -35,6 +35,7 @@
 package wasmhints
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -85,11 +86,11 @@ func Calls(ctx context.Context, wasm, frontmatter []byte, runs ...Run) ([]bool, 
 	return called, nil
 }
 
-// replay makes one instance over run.FS, compiled under compile (which
-// holds the listener), and sends it run.Request under call: the
-// frontmatter module, which the host compiles within a call when the
-// engine asks for it, is not listened to, and its functions are not the
-// engine's.
+// replay compiles the module under compile, which holds the listener
+// (wazero attaches listeners when it compiles), and sends run.Request to an
+// instance over run.FS under call: the frontmatter module, which the host
+// compiles within a call when the engine asks for it, is not listened to,
+// and its functions are not the engine's.
 func replay(compile, call context.Context, wasm, frontmatter []byte, run Run) error {
 	e, err := wasmhost.New(compile, wasm, run.FS, wasmhost.WithFrontmatterModule(frontmatter))
 	if err != nil {
@@ -100,7 +101,7 @@ func replay(compile, call context.Context, wasm, frontmatter []byte, run Run) er
 	if err != nil {
 		return err
 	}
-	if len(reply) > 9 && string(reply[:9]) == `{"error":` {
+	if bytes.HasPrefix(reply, []byte(`{"error":`)) { // as wasmhost's typed calls tell one
 		return fmt.Errorf("the reply is an error: %.200s", reply)
 	}
 	return nil

@@ -69,8 +69,9 @@ func TestShippedHints(t *testing.T) {
 		t.Errorf("%d of %d functions marked eager", eager, defined)
 	}
 	// A host calls all four exports to discover (ABI.md#loading).
+	exports := exportedFuncs(t, embed.Engine)
 	for _, name := range []string{"_initialize", "skilldex_abi_version", "skilldex_alloc", "skilldex_call"} {
-		i, ok := exportedFuncs(t, embed.Engine)[name]
+		i, ok := exports[name]
 		if !ok {
 			t.Fatalf("no export %s", name)
 		}

@@ -5,11 +5,6 @@ import (
 	"fmt"
 )
 
-// The build's last step adds V8's compilation hints to the snapshot
-// (wasm/ABI.md#the-module): internal/wasmhints finds the functions a first
-// discovery calls, and the functions here read and write the section, with
-// this package's binary reader.
-
 // HintsSection is the custom section V8 reads compilation hints from under
 // --experimental-wasm-compilation-hints. V8 takes it only between the
 // function and code sections (module-decoder-impl.h,
