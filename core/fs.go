@@ -101,7 +101,7 @@ const (
 // snapshot, which must hold no map built at init (wasm/ABI.md#the-module).
 func knownCode(code string) bool {
 	switch code {
-	case ENOENT, ENOTDIR, EISDIR, EACCES, ELOOP, EIO, EINVAL, EFBIG, ENAMETOOLONG, EPERM, EXDEV:
+	case ENOENT, ENOTDIR, EISDIR, EACCES, ELOOP, EIO, EINVAL, EFBIG, ENAMETOOLONG, EPERM, EXDEV, ENOSYS:
 		return true
 	}
 	return false
@@ -121,7 +121,7 @@ func (e *PathError) Error() string { return e.Op + " " + e.Path + ": " + e.Code 
 // ErrorCode returns the POSIX code carried by err: the Code of a
 // [*PathError] in its chain when it is one of the codes every host can
 // carry (ENOENT, ENOTDIR, EISDIR, EACCES, ELOOP, EIO, EINVAL, EFBIG,
-// ENAMETOOLONG, EPERM, EXDEV), "EIO" for any other error, "" for nil.
+// ENAMETOOLONG, EPERM, EXDEV, ENOSYS), "EIO" for any other error, "" for nil.
 func ErrorCode(err error) string {
 	if err == nil {
 		return ""

@@ -66,6 +66,26 @@ interface FileSystemBase<P> {
    * without it the engine's realpath check before the read is all there is.
    */
   readFileWithin?(within: P, path: P, buf: Uint8Array): number;
+  /**
+   * Optional: the version of the regular file path names, following links
+   * (wasm/ABI.md#file_version): null or undefined (or an ENOENT error) when
+   * it does not exist, an error with code 'EISDIR' for a directory and
+   * 'EINVAL' for another non-regular file. With it, a discovery whose every
+   * input is unchanged since the last one is answered without reading its
+   * SKILL.md files again (the change time is what tells, so it must be the
+   * one the system sets on every change). The default filesystems have it;
+   * without it the engine reads again and compares.
+   */
+  fileVersion?(path: P): FileVersion | null | undefined;
+}
+
+/** What fileVersion gives: non-negative integers, the times in nanoseconds since the Unix epoch. */
+export interface FileVersion {
+  readonly dev: number | bigint;
+  readonly ino: number | bigint;
+  readonly size: number | bigint;
+  readonly mtimeNs: number | bigint;
+  readonly ctimeNs: number | bigint;
 }
 
 export interface StringFileSystem extends FileSystemBase<string> {

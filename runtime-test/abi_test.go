@@ -1,11 +1,17 @@
 package runtimetest
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/fsadapter/osfs"
 	"github.com/skilldex/skilldex/wasm/abi"
 	"github.com/skilldex/skilldex/wasm/abi/abitest"
 	"github.com/skilldex/skilldex/wasmhost"
@@ -108,5 +114,117 @@ func TestABI_badBinary(t *testing.T) {
 	}
 	if reply, err := e.Call(ctx, []byte(`{}`)); err != nil || len(reply) != 0 {
 		t.Errorf("Call = %q, %v; want the empty reply at 0", reply, err)
+	}
+}
+
+// versionFS is a core.Versioner over another FS, answering the versions and
+// error codes the test gives it (any other path: ENOENT). With an error it
+// also returns a non-zero version, which the host must not write.
+type versionFS struct {
+	core.FS
+	versions map[string]core.FileVersion
+	codes    map[string]string
+}
+
+func (v *versionFS) FileVersion(p string) (core.FileVersion, error) {
+	if ver, ok := v.versions[p]; ok {
+		return ver, nil
+	}
+	code, ok := v.codes[p]
+	if !ok {
+		code = core.ENOENT
+	}
+	return core.FileVersion{Dev: 9, Ino: 9, Size: 9, Mtime: 9, Ctime: 9}, &core.PathError{Op: "fileVersion", Path: p, Code: code}
+}
+
+// file_version (wasm/ABI.md#file_version): over a core.Versioner the host
+// writes the version at out_ptr as dev, ino, size, mtime, ctime, each 8
+// bytes little-endian, and returns OK; a failure is the code's errno
+// (ENOSYS included; a code outside the table is EIO) with nothing written;
+// over an FS that is no core.Versioner, ENOSYS. Over osfs a symlink is
+// followed.
+func TestHost_fileVersion(t *testing.T) {
+	ctx := context.Background()
+	const fileVersion = 6 // its index in hostImports
+	// skilldex_call: *2040 = file_version(request, 2048); the reply is
+	// [2040, +48): the errno, 4 bytes of padding and the 40 bytes at 2048.
+	body := cat(i32Const(2040), localGet(0), localGet(1), i32Const(2048), call(fileVersion), i32Store(), i64Const(2040<<32|48))
+	m, err := wasmhost.Compile(ctx, fakeGuest(abi.Version, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(ctx)
+	reply := func(e abi.Errno, v *core.FileVersion) []byte {
+		b := binary.LittleEndian.AppendUint32(nil, e)
+		b = append(b, 0, 0, 0, 0)
+		if v == nil {
+			return append(b, make([]byte, abi.FileVersionSize)...)
+		}
+		for _, w := range []uint64{v.Dev, v.Ino, uint64(v.Size), uint64(v.Mtime), uint64(v.Ctime)} {
+			b = binary.LittleEndian.AppendUint64(b, w)
+		}
+		return b
+	}
+
+	v := core.FileVersion{Dev: 0x0102030405060708, Ino: 0xF1F2F3F4F5F6F7F8, Size: 5, Mtime: -2, Ctime: 1<<62 + 3}
+	vfs := &versionFS{FS: memfs.New(), versions: map[string]core.FileVersion{"/f": v},
+		codes: map[string]string{"/d": core.EISDIR, "/fifo": core.EINVAL, "/nosys": core.ENOSYS, "/x/y": core.ENOTDIR, "/odd": "EWHATEVER"}}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("f", filepath.Join(dir, "l")); err != nil {
+		t.Fatal(err)
+	}
+	disk, err := osfs.Dir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := disk.FileVersion("/f")
+	if err != nil && core.ErrorCode(err) != core.ENOSYS {
+		t.Fatal(err)
+	}
+	diskWant := reply(abi.OK, &onDisk)
+	if err != nil { // a system whose stat has no versions
+		diskWant = reply(abi.ENOSYS, nil)
+	}
+
+	for _, tc := range []struct {
+		name string
+		fsys core.FS
+		path string
+		want []byte
+	}{
+		{"version", vfs, "/f", reply(abi.OK, &v)},
+		{"directory", vfs, "/d", reply(abi.EISDIR, nil)},
+		{"not a regular file", vfs, "/fifo", reply(abi.EINVAL, nil)},
+		{"missing", vfs, "/none", reply(abi.ENOENT, nil)},
+		{"not a directory", vfs, "/x/y", reply(abi.ENOTDIR, nil)},
+		{"the FS cannot tell", vfs, "/nosys", reply(abi.ENOSYS, nil)},
+		{"a code outside the table", vfs, "/odd", reply(abi.EIO, nil)},
+		{"no Versioner", struct{ core.FS }{memfs.New()}, "/f", reply(abi.ENOSYS, nil)},
+		{"osfs file", disk, "/f", diskWant},
+		{"osfs symlink followed", disk, "/l", diskWant},
+		{"osfs directory", disk, "/d", reply(abi.EISDIR, nil)},
+		{"osfs missing", disk, "/none", reply(abi.ENOENT, nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := m.Instantiate(ctx, tc.fsys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close(ctx)
+			got, err := e.Call(ctx, []byte(tc.path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, tc.want) {
+				t.Fatalf("file_version %s\n got %x\nwant %x", tc.path, got, tc.want)
+			}
+		})
 	}
 }

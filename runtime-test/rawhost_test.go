@@ -130,6 +130,24 @@ func newRawHost(t *testing.T, fsys core.FS) *rawHost {
 	add(abi.ImportPrefetchWithin, 3, func(api.Memory, string, []uint64) abi.Errno { return abi.OK })
 	// sha256 declined: the module hashes itself (ABI.md#sha256).
 	add(abi.ImportSHA256, 3, func(api.Memory, string, []uint64) abi.Errno { return abi.EIO })
+	// file_version over a core.Versioner (memfs is one), ENOSYS over any
+	// other FS: the engine then reads files again (ABI.md#file_version).
+	add(abi.ImportFileVersion, 3, func(mem api.Memory, p string, stack []uint64) abi.Errno {
+		vr, ok := h.fsys.(core.Versioner)
+		if !ok {
+			return abi.ENOSYS
+		}
+		v, err := vr.FileVersion(p)
+		if err != nil {
+			return errno(err)
+		}
+		var out []byte
+		for _, w := range []uint64{v.Dev, v.Ino, uint64(v.Size), uint64(v.Mtime), uint64(v.Ctime)} {
+			out = binary.LittleEndian.AppendUint64(out, w)
+		}
+		mem.Write(uint32(stack[2]), out)
+		return abi.OK
+	})
 	add(abi.ImportRealpath, 5, func(mem api.Memory, p string, stack []uint64) abi.Errno {
 		r, err := h.fsys.Realpath(p)
 		if err != nil {

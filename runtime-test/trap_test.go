@@ -32,7 +32,7 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 		}
 		return cat(b, call(idx), []byte{opDrop}, i64Const(0))
 	}
-	const readDir, stat, lstat, readFile, realpath = 0, 1, 2, 3, 4
+	const readDir, stat, lstat, readFile, realpath, fileVersion = 0, 1, 2, 3, 4, 6
 	for _, tc := range []struct {
 		name    string
 		body    []byte
@@ -50,6 +50,10 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 		{"read_file buf", imp(readFile, req, 2, bad, 64, 0), "/f", "buffer"},
 		{"read_file buf_cap", imp(readFile, req, 2, 0, 1<<20, 0), "/f", "buffer"},
 		{"realpath buf", imp(realpath, req, 1, bad, 64, 0), "/", "buffer"},
+		{"file_version path", imp(fileVersion, bad, 16, 0), "/f", "path"},
+		{"file_version out", imp(fileVersion, req, 2, bad), "/f", "buffer"},
+		// All 40 bytes must lie in memory, not just the first word.
+		{"file_version out at the end", imp(fileVersion, req, 2, 65536-32), "/f", "buffer"},
 		{"reply outside memory", i64Const(uint64(bad)<<32 | 64), "/", "outside memory"},
 		{"unreachable", []byte{opUnreachable}, "/", "unreachable"},
 	} {

@@ -106,6 +106,11 @@ func i32Const(v uint32) []byte { return append([]byte{0x41}, sleb(int64(int32(v)
 func i64Const(v uint64) []byte { return append([]byte{0x42}, sleb(int64(v))...) }
 func call(idx int) []byte      { return append([]byte{0x10}, uleb(idx)...) }
 
+func localGet(i int) []byte { return append([]byte{0x20}, uleb(i)...) }
+
+// i32Store is i32.store with a 4-byte alignment and offset 0.
+func i32Store() []byte { return []byte{0x36, 0x02, 0x00} }
+
 const (
 	opDrop        = 0x1a
 	opUnreachable = 0x00
@@ -119,8 +124,8 @@ func cat(parts ...[]byte) []byte {
 	return b
 }
 
-// hostImports are the six imports of the ABI, function indices 0..5 in
-// this order.
+// hostImports are seven imports of the ABI, function indices 0..6 in this
+// order (the fake guests need no others).
 var hostImports = []wasmImport{
 	{abi.HostModule, abi.ImportReadDir, []byte{i32, i32, i32, i32, i32}, []byte{i32}},
 	{abi.HostModule, abi.ImportStat, []byte{i32, i32, i32}, []byte{i32}},
@@ -128,6 +133,7 @@ var hostImports = []wasmImport{
 	{abi.HostModule, abi.ImportReadFile, []byte{i32, i32, i32, i32, i32}, []byte{i32}},
 	{abi.HostModule, abi.ImportRealpath, []byte{i32, i32, i32, i32, i32}, []byte{i32}},
 	{abi.HostModule, abi.ImportParseFrontmatter, []byte{i32, i32, i32, i32, i32, i32, i32}, []byte{i32}},
+	{abi.HostModule, abi.ImportFileVersion, []byte{i32, i32, i32}, []byte{i32}},
 }
 
 // fakeGuest is a module with the ABI's exports (version, alloc at 1024, a

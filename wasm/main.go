@@ -36,11 +36,13 @@ import (
 var (
 	fsys = hostfs.New()
 
-	// request is the buffer skilldex_alloc hands out; response holds the
-	// last reply. Both are module-owned and reused from call to call.
-	request  []byte
-	response []byte
-	reentry  []byte // the reply to a refused re-entrant call
+	// request is the buffer skilldex_alloc hands out; session holds the
+	// last reply (and answers a discovery whose inputs have not changed
+	// with it, wire.Session). Both are module-owned and reused from call to
+	// call.
+	request []byte
+	session wire.Session
+	reentry []byte // the reply to a refused re-entrant call
 
 	// busy is set during skilldex_call, to refuse re-entry from a host import.
 	busy bool
@@ -309,9 +311,7 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	if !rehashed {
 		rehashInitMaps()
 	}
-	if cap(response) > keepReply {
-		response = nil
-	}
+	session.Release(keepReply)
 	var in []byte
 	if n > 0 && req != nil {
 		in = unsafe.Slice((*byte)(req), n)
@@ -330,7 +330,7 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	before, trafficBefore := lastAlloc, lastTraffic
 	collectAt = before
 	exchanged += uint64(n)
-	response = run(response[:0], in)
+	response := run(in)
 	exchanged += uint64(len(response))
 	fsys.OnTraffic(0, nil)
 	if cap(request) > keepBuffer {
@@ -342,15 +342,16 @@ func call(req unsafe.Pointer, n uint32) uint64 {
 	return pack(response)
 }
 
-// run is wire.AppendCall behind a second recover, for a panic that escapes
-// it (none should).
-func run(b, in []byte) (out []byte) {
+// run is the session's call behind a second recover, for a panic that
+// escapes it (none should).
+func run(in []byte) (out []byte) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = wire.AppendJSON(b[:0], &core.Error{Code: core.CodeInternal, Message: "internal error: panic outside the engine"})
+			reentry = wire.AppendJSON(reentry[:0], &core.Error{Code: core.CodeInternal, Message: "internal error: panic outside the engine"})
+			out = reentry
 		}
 	}()
-	return wire.AppendCall(b, fsys, in)
+	return session.Call(fsys, in)
 }
 
 func pack(b []byte) uint64 {

@@ -118,6 +118,26 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		}), i32x3, i32x1).
 		WithParameterNames("list_ptr", "list_len", "buf_cap").
 		Export(abi.ImportPrefetchWithin)
+	// file_version (ABI.md#file_version): the 40 bytes at out_ptr must lie
+	// in memory whatever the answer: a guest that breaks the ABI traps
+	// before the FS is asked, over an FS with no versions too.
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			const name = abi.ImportFileVersion
+			inst, _ := ctx.Value(ctxKey{}).(*instance)
+			checkDone(ctx, name)
+			mem := mod.Memory()
+			path := readPath(mem, name, stack)
+			out := buffer(mem, name, uint32(stack[2]), abi.FileVersionSize)
+			e := abi.EIO
+			if inst != nil {
+				e = inst.fileVersion(path, out)
+				inst.traceCall(name, path, e)
+			}
+			stack[0] = uint64(e)
+		}), i32x3, i32x1).
+		WithParameterNames("path_ptr", "path_len", "out_ptr").
+		Export(abi.ImportFileVersion)
 	b.NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 			inst, _ := ctx.Value(ctxKey{}).(*instance)
@@ -312,6 +332,36 @@ func (inst *instance) readFileWithin(mem api.Memory, within, path string, buf, b
 	}
 	writeU32(mem, op, outLen, uint32(n))
 	return abi.OK
+}
+
+// fileVersion is file_version (ABI.md#file_version): over a
+// [core.Versioner] the version of the regular file path names, written to
+// out (abi.FileVersionSize bytes) as dev, ino, size, mtime, ctime, each
+// little-endian; the Versioner's error as an errno otherwise (ENOSYS when
+// it cannot tell). Over any other FS (a wrapper that hides the method)
+// ENOSYS: the engine then reads files again rather than trust a version.
+// out is written only on OK.
+func (inst *instance) fileVersion(path string, out []byte) abi.Errno {
+	vr, ok := inst.e.fsys.(core.Versioner)
+	if !ok {
+		return abi.ENOSYS
+	}
+	v, err := vr.FileVersion(path)
+	if err != nil {
+		return errnoOf(err)
+	}
+	putFileVersion(out, v)
+	return abi.OK
+}
+
+// putFileVersion packs v as file_version's result (ABI.md#file_version).
+func putFileVersion(out []byte, v core.FileVersion) {
+	_ = out[abi.FileVersionSize-1]
+	binary.LittleEndian.PutUint64(out[0:], v.Dev)
+	binary.LittleEndian.PutUint64(out[8:], v.Ino)
+	binary.LittleEndian.PutUint64(out[16:], uint64(v.Size))
+	binary.LittleEndian.PutUint64(out[24:], uint64(v.Mtime))
+	binary.LittleEndian.PutUint64(out[32:], uint64(v.Ctime))
 }
 
 // putPrefix writes the first bufCap bytes of a file read whole.

@@ -49,20 +49,30 @@ func Call(fsys core.FS, request []byte) []byte {
 }
 
 // AppendCall is [Call] appending to b, so a host can reuse one buffer.
-func AppendCall(b []byte, fsys core.FS, request []byte) (out []byte) {
+func AppendCall(b []byte, fsys core.FS, request []byte) []byte {
+	out, _ := appendCall(b, fsys, request, nil)
+	return out
+}
+
+// appendCall is AppendCall; record, when set, wraps the FS a discover op
+// reads through (Session). failed reports an error reply.
+func appendCall(b []byte, fsys core.FS, request []byte, record func(core.FS) core.FS) (out []byte, failed bool) {
 	start := len(b)
 	defer func() {
 		if r := recover(); r != nil {
-			out = appendError(b[:start], &core.Error{Code: core.CodeInternal, Message: "internal error: " + panictext.Of(r)})
+			out, failed = appendError(b[:start], &core.Error{Code: core.CodeInternal, Message: "internal error: " + panictext.Of(r)}), true
 		}
 	}()
 	var req Request
 	if err := decodeRequest(request, &req); err != nil {
-		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: " + err.Error()})
+		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: " + err.Error()}), true
 	}
 	op, ok := lookupOperation(req.Op)
 	if !ok {
-		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: unknown op " + strconv.Quote(req.Op)})
+		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: unknown op " + strconv.Quote(req.Op)}), true
+	}
+	if record != nil && req.Op == "discover" {
+		fsys = record(fsys)
 	}
 	res, err := op.run(fsys, &req, b)
 	if err != nil {
@@ -70,10 +80,10 @@ func AppendCall(b []byte, fsys core.FS, request []byte) (out []byte) {
 		if !ok {
 			e = &core.Error{Code: core.CodeInternal, Message: err.Error()}
 		}
-		res = appendError(b[:start], e)
+		res, failed = appendError(b[:start], e), true
 	}
 	if req.ASCIIReply {
 		res = escapeNonASCII(res, start)
 	}
-	return res
+	return res, failed
 }

@@ -25,18 +25,18 @@ import (
 // Result: OK, BufferTooSmall, or a failure errno (ENOENT, ENOTDIR, EACCES,
 // ELOOP, EIO, ...).
 //
-//go:wasmimport skilldex_host_v4 read_dir
+//go:wasmimport skilldex_host_v5 read_dir
 func hostReadDir(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostStat writes the type of path, following symlinks, to *outType
 // (ABI.md#stat). Result: OK or a failure errno (ENOENT, ENOTDIR, ELOOP, ...).
 //
-//go:wasmimport skilldex_host_v4 stat
+//go:wasmimport skilldex_host_v5 stat
 func hostStat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 
 // hostLstat is hostStat without following a final symlink (ABI.md#lstat).
 //
-//go:wasmimport skilldex_host_v4 lstat
+//go:wasmimport skilldex_host_v5 lstat
 func hostLstat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 
 // hostReadFileWithin is hostReadFile for a file that must lie inside the
@@ -44,14 +44,14 @@ func hostLstat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 // file it actually opened and answers EXDEV when it lies outside
 // (ABI.md#read_file_within, SPEC S44).
 //
-//go:wasmimport skilldex_host_v4 read_file_within
+//go:wasmimport skilldex_host_v5 read_file_within
 func hostReadFileWithin(within unsafe.Pointer, withinLen uint32, path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostPrefetchWithin tells the host of the read_file_within calls the
 // engine is about to make (ABI.md#prefetch_within): a hint, whose result
 // the engine ignores.
 //
-//go:wasmimport skilldex_host_v4 prefetch_within
+//go:wasmimport skilldex_host_v5 prefetch_within
 func hostPrefetchWithin(list unsafe.Pointer, listLen, bufCap uint32) uint32
 
 // hostReadFile writes the first min(size, bufCap) bytes of the file at path
@@ -60,15 +60,23 @@ func hostPrefetchWithin(list unsafe.Pointer, listLen, bufCap uint32) uint32
 // bufCap are written, and *outLen is the size (at least bufCap+1).
 // Failures: ENOENT, EISDIR, EACCES, ELOOP, EIO, ...
 //
-//go:wasmimport skilldex_host_v4 read_file
+//go:wasmimport skilldex_host_v5 read_file
 func hostReadFile(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostRealpath writes the canonical path of path (absolute, no symlinks, no
 // . or ..) into buf (ABI.md#realpath). OK: *outLen is its length.
 // BufferTooSmall: *outLen is the length needed. Failures: ENOENT, ELOOP, ...
 //
-//go:wasmimport skilldex_host_v4 realpath
+//go:wasmimport skilldex_host_v5 realpath
 func hostRealpath(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
+
+// hostFileVersion writes the version of the regular file path names,
+// following links, to out (abi.FileVersionSize bytes, ABI.md#file_version).
+// Result: OK, ENOSYS when the host cannot tell, or the errno of a stat
+// (EISDIR for a directory, EINVAL for another non-regular file).
+//
+//go:wasmimport skilldex_host_v5 file_version
+func hostFileVersion(path unsafe.Pointer, pathLen uint32, out unsafe.Pointer) uint32
 
 // FS is a [core.FS], [core.PrefixReader] and [core.PrefixReaderInto] over the host imports. The zero
 // value is ready to use.
@@ -82,6 +90,7 @@ type FS struct {
 	trafficAt uint64
 	onTraffic func()
 	hint      []byte // the last prefetch_within list, its memory reused
+	version   [5]uint64
 }
 
 // callTraffic is what [FS.Traffic] counts for one import call besides the
@@ -133,6 +142,7 @@ var (
 	_ core.PrefixReaderInto = (*FS)(nil)
 	_ core.ContainedReader  = (*FS)(nil)
 	_ core.Prefetcher       = (*FS)(nil)
+	_ core.Versioner        = (*FS)(nil)
 )
 
 // New returns an FS over the host imports.
@@ -394,4 +404,21 @@ func (f *FS) PrefetchWithin(paths []byte, cap int) {
 	hostPrefetchWithin(bufPtr(paths), uint32(len(paths)), uint32(cap))
 	f.traffic += callTraffic + uint64(len(paths))
 	f.unlock()
+}
+
+// FileVersion returns the version of the regular file path names, through
+// the file_version import; ENOSYS when the host cannot tell.
+func (f *FS) FileVersion(path string) (core.FileVersion, error) {
+	f.mu.Lock()
+	defer f.unlock()
+	f.traffic += callTraffic
+	f.version = [5]uint64{}
+	if e := hostFileVersion(strPtr(path), uint32(len(path)), unsafe.Pointer(&f.version)); e != abi.OK {
+		if e == abi.BufferTooSmall {
+			violation("fileVersion", path, "BufferTooSmall from file_version")
+		}
+		return core.FileVersion{}, fail("fileVersion", path, e)
+	}
+	v := &f.version
+	return core.FileVersion{Dev: v[0], Ino: v[1], Size: int64(v[2]), Mtime: int64(v[3]), Ctime: int64(v[4])}, nil
 }

@@ -37,6 +37,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/skilldex/skilldex/core"
 )
@@ -56,11 +57,17 @@ type node struct {
 	data     []byte           // TypeFile
 	children map[string]*node // TypeDir
 	target   string           // TypeSymlink
+	serial   uint64           // TypeFile: this write's number, its version
 }
+
+// writes numbers every file written, in every FS, so that two files'
+// versions are equal only when they are the same write.
+var writes atomic.Uint64
 
 var (
 	_ core.FS           = (*FS)(nil)
 	_ core.PrefixReader = (*FS)(nil)
+	_ core.Versioner    = (*FS)(nil)
 )
 
 // New returns an FS holding only an empty root directory.
@@ -73,7 +80,7 @@ func New() *FS {
 // when p is a directory and, unlike the OS, with EEXIST when p is a
 // symlink (it never writes through a link).
 func (fsys *FS) WriteFile(p string, data []byte) error {
-	return fsys.add("writeFile", p, &node{typ: core.TypeFile, data: append([]byte{}, data...)})
+	return fsys.add("writeFile", p, &node{typ: core.TypeFile, data: append([]byte{}, data...), serial: writes.Add(1)})
 }
 
 // Mkdir creates the directory p and any missing parents, like mkdir -p.
@@ -318,4 +325,25 @@ func (fsys *FS) readFile(op, p string, n int) ([]byte, bool, error) {
 func (fsys *FS) Realpath(p string) (string, error) {
 	_, real, err := fsys.lookup("realpath", p, true)
 	return real, err
+}
+
+// FileVersion returns the version of the file p names, following links
+// ([core.Versioner]): the number of the write that made it. Nothing changes
+// a file here but WriteFile, so equal versions are equal bytes, whenever
+// they were taken (the change time is zero: never too recent).
+func (fsys *FS) FileVersion(p string) (core.FileVersion, error) {
+	fsys.mu.RLock()
+	defer fsys.mu.RUnlock()
+	f, _, code := fsys.resolve(p, true)
+	switch {
+	case code != "":
+	case f.typ == core.TypeDir:
+		code = core.EISDIR
+	case f.typ != core.TypeFile:
+		code = core.EINVAL
+	}
+	if code != "" {
+		return core.FileVersion{}, &core.PathError{Op: "fileVersion", Path: p, Code: code}
+	}
+	return core.FileVersion{Ino: f.serial, Size: int64(len(f.data)), Mtime: int64(f.serial)}, nil
 }

@@ -63,6 +63,7 @@ var (
 	_ core.PrefixReader     = (*FS)(nil)
 	_ core.PrefixReaderInto = (*FS)(nil)
 	_ core.ContainedReader  = (*FS)(nil)
+	_ core.Versioner        = (*FS)(nil)
 )
 
 // New returns the FS of the whole host filesystem.
@@ -140,6 +141,31 @@ func (f *FS) Stat(p string) (core.FileType, error) {
 		return core.TypeOther, wrap("stat", p, err)
 	}
 	return fileType(fi.Mode()), nil
+}
+
+// FileVersion returns the version of the regular file p names, following
+// symlinks ([core.Versioner]): ENOSYS on a system whose stat has no change
+// time.
+func (f *FS) FileVersion(p string) (core.FileVersion, error) {
+	h, err := f.host("fileVersion", p)
+	if err != nil {
+		return core.FileVersion{}, err
+	}
+	fi, err := os.Stat(h)
+	if err != nil {
+		return core.FileVersion{}, wrap("fileVersion", p, err)
+	}
+	switch t := fileType(fi.Mode()); {
+	case t == core.TypeDir:
+		return core.FileVersion{}, &core.PathError{Op: "fileVersion", Path: p, Code: core.EISDIR}
+	case t != core.TypeFile:
+		return core.FileVersion{}, &core.PathError{Op: "fileVersion", Path: p, Code: core.EINVAL}
+	}
+	v, ok := statVersion(fi)
+	if !ok {
+		return core.FileVersion{}, &core.PathError{Op: "fileVersion", Path: p, Code: core.ENOSYS}
+	}
+	return v, nil
 }
 
 // Lstat reports the type of p without following a final symlink.

@@ -71,7 +71,7 @@ func Calls(ctx context.Context, wasm, frontmatter []byte, runs ...Run) ([]bool, 
 	ctx = experimental.WithFunctionListenerFactory(ctx, experimental.FunctionListenerFactoryFunc(
 		func(def api.FunctionDefinition) experimental.FunctionListener {
 			if _, _, isImport := def.Import(); isImport || def.GoFunction() != nil {
-				return nil // the host's functions (WASI, skilldex_host_v4)
+				return nil // the host's functions (WASI, abi.HostModule)
 			}
 			i := int(def.Index()) - imported
 			return experimental.FunctionListenerFunc(func(context.Context, api.Module, api.FunctionDefinition, []uint64, experimental.StackIterator) {

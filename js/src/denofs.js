@@ -183,6 +183,25 @@ export function createDenoFS(Deno, nodefs) {
       return nodeOps.readFileInto(p, buf);
     },
 
+    // Deno's own stat (one op; its times are in milliseconds): a Deno
+    // without a change time cannot vouch for a file (ABI.md#file_version).
+    fileVersion(p) {
+      const s = text(p);
+      if (s === null) return nodeOps.fileVersion(p);
+      let st;
+      try {
+        st = Deno.statSync(s);
+      } catch (e) {
+        if (/** @type {any} */ (e)?.code === 'ENOENT') return null;
+        throw e;
+      }
+      if (st.isDirectory) throw withCode(new Error('EISDIR: illegal operation on a directory'), 'EISDIR');
+      if (!st.isFile) throw withCode(new Error('EINVAL: not a regular file'), 'EINVAL');
+      const ctime = /** @type {any} */ (st).ctime;
+      if (!(ctime instanceof Date) || !(st.mtime instanceof Date) || st.ino == null) throw withCode(new Error('ENOSYS: no change time'), 'ENOSYS');
+      return { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: BigInt(st.mtime.getTime()) * 1000000n, ctimeNs: BigInt(ctime.getTime()) * 1000000n };
+    },
+
     readFileWithin(within, p, buf) {
       const s = text(p);
       if (s === null || !procFD) return nodeOps.readFileWithin(within, p, buf);
@@ -233,6 +252,7 @@ export function createDenoFS(Deno, nodefs) {
     lstat: quiet(f.lstat),
     readFile: quiet(f.readFile),
     readFileInto: quiet(f.readFileInto),
+    fileVersion: quiet(f.fileVersion),
     readFileWithin: quiet(f.readFileWithin),
     realpath: quiet(f.realpath),
   };

@@ -1,6 +1,6 @@
 // @ts-check
 // The host side of wasm/ABI.md: compiles the module once per process,
-// instantiates it per engine, implements the skilldex_host_v4 imports over a
+// instantiates it per engine, implements the skilldex_host_v5 imports over a
 // JS filesystem object, serialises calls and replaces an instance after a
 // trap. It translates only: requests go to Go as JSON, unvalidated. The
 // frontmatter module (the complete YAML path) is instantiated only when the
@@ -8,20 +8,33 @@
 
 import { createWasi, wasiMissing, WasiExit } from './wasi.js';
 
-export const ABI_VERSION = 4;
-const HOST_MODULE = 'skilldex_host_v4';
+export const ABI_VERSION = 5;
+const HOST_MODULE = 'skilldex_host_v5';
 const WASI_MODULE = 'wasi_snapshot_preview1';
 
 /** errno table of ABI.md#errno */
 const ERRNO = /** @type {Record<string, number>} */ ({
-  ENOENT: 1, ENOTDIR: 2, EISDIR: 3, EACCES: 4, ELOOP: 5, EIO: 6, EINVAL: 7, EFBIG: 8, ENAMETOOLONG: 9, EPERM: 10, EXDEV: 11,
+  ENOENT: 1, ENOTDIR: 2, EISDIR: 3, EACCES: 4, ELOOP: 5, EIO: 6, EINVAL: 7, EFBIG: 8, ENAMETOOLONG: 9, EPERM: 10, EXDEV: 11, ENOSYS: 12,
 });
 const EIO = 6;
 const ENOENT = 1;
 const EISDIR = 3;
 const EINVAL = 7;
 const EXDEV = 11;
+const ENOSYS = 12;
 const BUFFER_TOO_SMALL = 100;
+
+/**
+ * A field of a file's version as a u64, or null when it is not a
+ * non-negative integer (the filesystem then cannot vouch for the file).
+ * @param {unknown} x
+ * @returns {bigint | null}
+ */
+function u64(x) {
+  if (typeof x === 'bigint') return x >= 0n ? BigInt.asUintN(64, x) : null;
+  if (typeof x === 'number' && Number.isInteger(x) && x >= 0) return BigInt(x);
+  return null;
+}
 
 /** file types of ABI.md#types */
 const TYPE = /** @type {Record<string, number>} */ ({ other: 0, file: 1, dir: 2, symlink: 3 });
@@ -147,7 +160,7 @@ function insideBytes(real, within) {
 const bytesOf = (s) => (typeof s === 'string' ? encoder.encode(s) : s);
 
 /**
- * The skilldex_host_v4 imports over fs; parseFrontmatter runs the
+ * The skilldex_host_v5 imports over fs; parseFrontmatter runs the
  * frontmatter module (it throws when that module fails); sha256, where the
  * runtime has a synchronous one, hashes S54's digest (null: the module
  * hashes it itself, ABI.md#sha256).
@@ -394,6 +407,29 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, readAhead = ()
         const made = prefetcher ? prefetcher.takeProbe('realpath', u8.subarray(p, p + n)) : undefined;
         if (made instanceof Uint8Array) return put(made, ptr, cap, outLen);
         return put(bytesOf(notPromise(fs.realpath(pathArg(p, n)), 'realpath')), ptr, cap, outLen);
+      } catch (e) {
+        return fsErrno(e);
+      }
+    },
+
+    // The version of the regular file a path names (ABI.md#file_version):
+    // with it the engine tells that a SKILL.md it read has not changed
+    // without reading it again. A filesystem without fileVersion cannot
+    // tell: ENOSYS, and the engine reads such files again.
+    file_version(/** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ out) {
+      (p >>>= 0), (n >>>= 0), (out >>>= 0);
+      refresh();
+      if (p + n > u8.length) throw new GuestFault('file_version', 'path', p, n, u8.length);
+      if (out + 40 > u8.length) throw new GuestFault('file_version', 'out pointer', out, 40, u8.length);
+      if (typeof fs.fileVersion !== 'function') return ENOSYS;
+      try {
+        const v = notPromise(fs.fileVersion(pathArg(p, n)), 'fileVersion');
+        if (v == null) return ENOENT;
+        const fields = [v.dev, v.ino, v.size, v.mtimeNs, v.ctimeNs].map(u64);
+        if (fields.includes(null)) return ENOSYS;
+        refresh();
+        for (let i = 0; i < 5; i++) dv.setBigUint64(out + 8 * i, /** @type {bigint} */ (fields[i]), true);
+        return 0;
       } catch (e) {
         return fsErrno(e);
       }

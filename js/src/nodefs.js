@@ -307,6 +307,16 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
       return fs.readFileSync(host(p));
     },
 
+    // The file's device, inode, size and times (ABI.md#file_version), from
+    // a stat in nanoseconds.
+    fileVersion(p) {
+      const s = fs.statSync(host(p), { bigint: true, throwIfNoEntry: false });
+      if (!s) return null;
+      if (s.isDirectory()) throw withCode(new Error('EISDIR: illegal operation on a directory'), 'EISDIR');
+      if (!s.isFile()) throw withCode(new Error('EINVAL: not a regular file'), 'EINVAL');
+      return { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs };
+    },
+
     readFileInto(p, buf) {
       const fd = fs.openSync(host(p), openFlags);
       try {

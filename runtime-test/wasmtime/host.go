@@ -362,7 +362,8 @@ func (e *Engine) guestFault(name, what string, p, n uint64, size int) *wasmtime.
 }
 
 // defineHost defines the imports of abi.HostModule on linker: the five
-// filesystem operations and parse_frontmatter.
+// filesystem operations, read_file_within, sha256, prefetch_within,
+// file_version and parse_frontmatter.
 func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 	i32 := func(n int) []*wasmtime.ValType {
 		v := make([]*wasmtime.ValType, n)
@@ -486,6 +487,46 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 				return nil, wasmtime.NewTrap(fmt.Sprintf("the module broke the ABI: prefetch_within: [%#x, +%d) is outside its memory", p, n))
 			}
 			return []wasmtime.Val{wasmtime.ValI32(int32(abi.OK))}, nil
+		}); err != nil {
+		return err
+	}
+	// file_version (ABI.md#file_version): over a core.Versioner the
+	// version of the regular file path names, as dev, ino, size, mtime,
+	// ctime (u64/i64 little-endian) at out; ENOSYS over any other FS. The
+	// path and the 40 bytes at out must lie in memory whatever the answer.
+	if err := linker.FuncNew(abi.HostModule, abi.ImportFileVersion, wasmtime.NewFuncType(i32(3), i32(1)),
+		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
+			const name = abi.ImportFileVersion
+			mem := c.GetExport(abi.ExportMemory).Memory().UnsafeData(c)
+			p, n, out := uint32(args[0].I32()), uint32(args[1].I32()), uint32(args[2].I32())
+			switch size := uint64(len(mem)); {
+			case uint64(p)+uint64(n) > size:
+				return nil, e.guestFault(name, "path", uint64(p), uint64(n), len(mem))
+			case uint64(out)+abi.FileVersionSize > size:
+				return nil, e.guestFault(name, "out pointer", uint64(out), abi.FileVersionSize, len(mem))
+			}
+			vr, ok := e.fsys.(core.Versioner)
+			if !ok {
+				return []wasmtime.Val{wasmtime.ValI32(int32(abi.ENOSYS))}, nil
+			}
+			var v core.FileVersion
+			_, errno, trap := e.fsCall(func() (core.FileType, error) {
+				var err error
+				v, err = vr.FileVersion(string(mem[p : p+n]))
+				return 0, err
+			})
+			if trap != nil {
+				return nil, trap
+			}
+			if errno == abi.OK {
+				b := mem[out : out+abi.FileVersionSize]
+				binary.LittleEndian.PutUint64(b[0:], v.Dev)
+				binary.LittleEndian.PutUint64(b[8:], v.Ino)
+				binary.LittleEndian.PutUint64(b[16:], uint64(v.Size))
+				binary.LittleEndian.PutUint64(b[24:], uint64(v.Mtime))
+				binary.LittleEndian.PutUint64(b[32:], uint64(v.Ctime))
+			}
+			return []wasmtime.Val{wasmtime.ValI32(int32(errno))}, nil
 		}); err != nil {
 		return err
 	}

@@ -2,9 +2,11 @@ package wasmtimetest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/fsadapter/osfs"
 	"github.com/skilldex/skilldex/internal/hosttest"
 	"github.com/skilldex/skilldex/wasm/abi"
 	"github.com/skilldex/skilldex/wire"
@@ -19,7 +22,7 @@ import (
 
 // fakeGuest is a one-page module with the skilldex exports whose
 // skilldex_call runs body (WAT; the request is at 1024, its length in
-// local 1), importing the host functions as $read_dir ... $parse_frontmatter.
+// local 1), importing the host functions as $read_dir ... $file_version.
 func fakeGuest(t *testing.T, pages int, body string) *Module {
 	t.Helper()
 	wat := fmt.Sprintf(`(module
@@ -30,6 +33,7 @@ func fakeGuest(t *testing.T, pages int, body string) *Module {
   (import "%[1]s" "realpath" (func $realpath (param i32 i32 i32 i32 i32) (result i32)))
   (import "%[1]s" "read_file_within" (func $read_file_within (param i32 i32 i32 i32 i32 i32 i32) (result i32)))
   (import "%[1]s" "parse_frontmatter" (func $parse_frontmatter (param i32 i32 i32 i32 i32 i32 i32) (result i32)))
+  (import "%[1]s" "file_version" (func $file_version (param i32 i32 i32) (result i32)))
   (memory (export "memory") %[2]d)
   (func (export "_initialize"))
   (func (export "skilldex_abi_version") (result i32) i32.const %[3]d)
@@ -86,6 +90,10 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 		{"read_file_within path", imp("read_file_within", "p", "n", bad, "16", "0", "64", "128"), "/f", "read_file_within: path"},
 		{"parse_frontmatter text", imp("parse_frontmatter", "p", "n", bad, "16", "0", "64", "128"), "/", "parse_frontmatter: text"},
 		{"parse_frontmatter buf", imp("parse_frontmatter", "p", "n", "p", "n", bad, "64", "0"), "/", "parse_frontmatter: buffer"},
+		{"file_version path", imp("file_version", bad, "16", "0"), "/f", "file_version: path"},
+		{"file_version out", imp("file_version", "p", "n", bad), "/f", "file_version: out pointer"},
+		// All 40 bytes must lie in memory, not just the first word.
+		{"file_version out at the end", imp("file_version", "p", "n", "65504"), "/f", "file_version: out pointer"},
 		{"reply outside memory", "i64.const 0xFFFFFF0000000040", "/", "reply"},
 		{"unreachable", "unreachable", "/", "unreachable"},
 	} {
@@ -115,10 +123,19 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 	}
 }
 
-// countFS counts the filesystem calls.
+// countFS counts the filesystem calls. It is a core.Versioner (ENOSYS
+// over an FS that is none), so that file_version reaches it too.
 type countFS struct {
 	core.FS
 	calls int
+}
+
+func (c *countFS) FileVersion(p string) (core.FileVersion, error) {
+	c.calls++
+	if v, ok := c.FS.(core.Versioner); ok {
+		return v.FileVersion(p)
+	}
+	return core.FileVersion{}, &core.PathError{Op: "fileVersion", Path: p, Code: core.ENOSYS}
 }
 
 func (c *countFS) ReadDir(p string) ([]core.DirEntry, error) { c.calls++; return c.FS.ReadDir(p) }
@@ -126,6 +143,110 @@ func (c *countFS) Stat(p string) (core.FileType, error)      { c.calls++; return
 func (c *countFS) Lstat(p string) (core.FileType, error)     { c.calls++; return c.FS.Lstat(p) }
 func (c *countFS) ReadFile(p string) ([]byte, error)         { c.calls++; return c.FS.ReadFile(p) }
 func (c *countFS) Realpath(p string) (string, error)         { c.calls++; return c.FS.Realpath(p) }
+
+// versionFS is a core.Versioner over another FS, answering the versions and
+// error codes the test gives it (any other path: ENOENT). With an error it
+// also returns a non-zero version, which the host must not write.
+type versionFS struct {
+	core.FS
+	versions map[string]core.FileVersion
+	codes    map[string]string
+}
+
+func (v *versionFS) FileVersion(p string) (core.FileVersion, error) {
+	if ver, ok := v.versions[p]; ok {
+		return ver, nil
+	}
+	code, ok := v.codes[p]
+	if !ok {
+		code = core.ENOENT
+	}
+	return core.FileVersion{Dev: 9, Ino: 9, Size: 9, Mtime: 9, Ctime: 9}, &core.PathError{Op: "fileVersion", Path: p, Code: code}
+}
+
+// file_version (wasm/ABI.md#file_version): over a core.Versioner the host
+// writes the version at out_ptr as dev, ino, size, mtime, ctime, each 8
+// bytes little-endian, and returns OK; a failure is the code's errno
+// (ENOSYS included; a code outside the table is EIO) with nothing written;
+// over an FS that is no core.Versioner, ENOSYS. Over osfs a symlink is
+// followed.
+func TestHost_fileVersion(t *testing.T) {
+	// skilldex_call: *2040 = file_version(request, 2048); the reply is
+	// [2040, +48): the errno, 4 bytes of padding and the 40 bytes at 2048.
+	m := fakeGuest(t, 1, `i32.const 2040 local.get 0 local.get 1 i32.const 2048 call $file_version i32.store i64.const 0x7F800000030`)
+	reply := func(e abi.Errno, v *core.FileVersion) []byte {
+		b := binary.LittleEndian.AppendUint32(nil, e)
+		b = append(b, 0, 0, 0, 0)
+		if v == nil {
+			return append(b, make([]byte, abi.FileVersionSize)...)
+		}
+		for _, w := range []uint64{v.Dev, v.Ino, uint64(v.Size), uint64(v.Mtime), uint64(v.Ctime)} {
+			b = binary.LittleEndian.AppendUint64(b, w)
+		}
+		return b
+	}
+
+	v := core.FileVersion{Dev: 0x0102030405060708, Ino: 0xF1F2F3F4F5F6F7F8, Size: 5, Mtime: -2, Ctime: 1<<62 + 3}
+	vfs := &versionFS{FS: memfs.New(), versions: map[string]core.FileVersion{"/f": v},
+		codes: map[string]string{"/d": core.EISDIR, "/fifo": core.EINVAL, "/nosys": core.ENOSYS, "/x/y": core.ENOTDIR, "/odd": "EWHATEVER"}}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("f", filepath.Join(dir, "l")); err != nil {
+		t.Fatal(err)
+	}
+	disk, err := osfs.Dir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := disk.FileVersion("/f")
+	if err != nil && core.ErrorCode(err) != core.ENOSYS {
+		t.Fatal(err)
+	}
+	diskWant := reply(abi.OK, &onDisk)
+	if err != nil { // a system whose stat has no versions
+		diskWant = reply(abi.ENOSYS, nil)
+	}
+
+	for _, tc := range []struct {
+		name string
+		fsys core.FS
+		path string
+		want []byte
+	}{
+		{"version", vfs, "/f", reply(abi.OK, &v)},
+		{"directory", vfs, "/d", reply(abi.EISDIR, nil)},
+		{"not a regular file", vfs, "/fifo", reply(abi.EINVAL, nil)},
+		{"missing", vfs, "/none", reply(abi.ENOENT, nil)},
+		{"not a directory", vfs, "/x/y", reply(abi.ENOTDIR, nil)},
+		{"the FS cannot tell", vfs, "/nosys", reply(abi.ENOSYS, nil)},
+		{"a code outside the table", vfs, "/odd", reply(abi.EIO, nil)},
+		{"no Versioner", struct{ core.FS }{memfs.New()}, "/f", reply(abi.ENOSYS, nil)},
+		{"osfs file", disk, "/f", diskWant},
+		{"osfs symlink followed", disk, "/l", diskWant},
+		{"osfs directory", disk, "/d", reply(abi.EISDIR, nil)},
+		{"osfs missing", disk, "/none", reply(abi.ENOENT, nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := m.Instantiate(tc.fsys, 0, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.Call([]byte(tc.path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, tc.want) {
+				t.Fatalf("file_version %s\n got %x\nwant %x", tc.path, got, tc.want)
+			}
+		})
+	}
+}
 
 // Addresses at 2 GiB and above are unsigned (wasm/ABI.md, reading the
 // integers as unsigned): a guest with a 2 GiB + 128 KiB memory reads the

@@ -18,12 +18,12 @@ package abi
 // version differs from the one it was written for. It changes whenever an
 // export, an import, an errno or a layout below changes meaning; the import
 // module name carries the same number ([HostModule]).
-const Version = 4
+const Version = 5
 
 // HostModule is the import module every filesystem import lives in. The
 // suffix is the ABI version, so a host for another version fails at link
 // time instead of misbehaving.
-const HostModule = "skilldex_host_v4"
+const HostModule = "skilldex_host_v5"
 
 // WASIModule is the only other import module: the subset of WASI preview 1
 // that the Go runtime needs (see ABI.md#wasi).
@@ -65,7 +65,19 @@ const (
 	// the engine is about to make (ABI.md#prefetch_within): a hint whose
 	// errno the engine ignores: (list_ptr, list_len, buf_cap) -> errno
 	ImportPrefetchWithin = "prefetch_within"
+
+	// ImportFileVersion gives the version of the regular file a path names
+	// (device, inode, size, mtime, ctime; ABI.md#file_version), with which
+	// the engine asks whether a SKILL.md it read has changed without
+	// reading it again; a host that cannot tell returns ENOSYS:
+	// (path_ptr, path_len, out_ptr) -> errno
+	ImportFileVersion = "file_version"
 )
+
+// FileVersionSize is the size of file_version's result: dev u64, ino u64,
+// size i64, mtime i64, ctime i64 (nanoseconds since the Unix epoch), each
+// little-endian, at an 8-byte-aligned out_ptr.
+const FileVersionSize = 40
 
 // The frontmatter module (ABI.md#the-frontmatter-module): the complete
 // frontmatter path, a second reactor a host instantiates the first time the
@@ -98,6 +110,7 @@ const (
 	ENAMETOOLONG Errno = 9  // a path or name too long
 	EPERM        Errno = 10 // operation not permitted
 	EXDEV        Errno = 11 // read_file_within: the file opened lies outside the directory
+	ENOSYS       Errno = 12 // file_version: the host cannot give the file's version
 
 	// BufferTooSmall is not a failure of the operation: the result did not
 	// fit in buf_cap bytes, and *out_len holds the size needed. The guest
@@ -120,10 +133,11 @@ var ErrnoNames = map[Errno]string{
 	ENAMETOOLONG: "ENAMETOOLONG",
 	EPERM:        "EPERM",
 	EXDEV:        "EXDEV",
+	ENOSYS:       "ENOSYS",
 }
 
 // codes is ErrnoNames as an array, for the guest's hot path.
-var codes = [...]string{"", "ENOENT", "ENOTDIR", "EISDIR", "EACCES", "ELOOP", "EIO", "EINVAL", "EFBIG", "ENAMETOOLONG", "EPERM", "EXDEV"}
+var codes = [...]string{"", "ENOENT", "ENOTDIR", "EISDIR", "EACCES", "ELOOP", "EIO", "EINVAL", "EFBIG", "ENAMETOOLONG", "EPERM", "EXDEV", "ENOSYS"}
 
 // CodeOf returns the POSIX code of a failure errno: its name in
 // [ErrnoNames], "EIO" for an errno not in the table (including [OK] and

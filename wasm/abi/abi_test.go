@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite wasm/testdata/abi.golden")
 const root = "../.."
 
 var (
-	imports = []string{abi.ImportReadDir, abi.ImportStat, abi.ImportLstat, abi.ImportReadFile, abi.ImportRealpath, abi.ImportParseFrontmatter, abi.ImportReadFileWithin, abi.ImportSHA256, abi.ImportPrefetchWithin}
+	imports = []string{abi.ImportReadDir, abi.ImportStat, abi.ImportLstat, abi.ImportReadFile, abi.ImportRealpath, abi.ImportParseFrontmatter, abi.ImportReadFileWithin, abi.ImportSHA256, abi.ImportPrefetchWithin, abi.ImportFileVersion}
 	exports = []string{abi.ExportVersion, abi.ExportAlloc, abi.ExportCall}
 )
 
@@ -116,7 +116,7 @@ func TestABI_codes(t *testing.T) {
 		code string
 	}{
 		{abi.OK, "EIO"}, {abi.ENOENT, "ENOENT"}, {abi.EPERM, "EPERM"},
-		{abi.BufferTooSmall, "EIO"}, {abi.EXDEV, "EXDEV"}, {12, "EIO"}, {1 << 31, "EIO"},
+		{abi.BufferTooSmall, "EIO"}, {abi.EXDEV, "EXDEV"}, {abi.ENOSYS, "ENOSYS"}, {13, "EIO"}, {1 << 31, "EIO"},
 	} {
 		if got := abi.CodeOf(tc.e); got != tc.code {
 			t.Errorf("CodeOf(%d) = %s, want %s", tc.e, got, tc.code)

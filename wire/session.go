@@ -1,0 +1,81 @@
+package wire
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/skilldex/skilldex/core"
+)
+
+// A Session runs one host's calls, one after another (the wasm module has
+// one per instance), and owns the buffer its replies are written into. It
+// remembers the last discovery's inputs ([core.RecordInputs]), and answers
+// the same discover request, when the filesystem answers every one of
+// those calls as it did ([core.Inputs.Unchanged]), with the reply still in
+// its buffer: no SKILL.md is read or parsed again (issue 13). Only the
+// discover op is answered so; every other op runs as [AppendCall] runs it.
+//
+// A session's first discovery records nothing, so that a process that
+// discovers once (a script, the CLI) pays nothing for it; the second and
+// later ones record, from then on a discovery either stands or is made
+// again and recorded. The zero Session is ready to use.
+type Session struct {
+	reply       []byte
+	request     []byte       // the discover request whose reply is in reply
+	inputs      *core.Inputs // what that discovery asked; nil when none stands
+	discoveries int
+	// Now is the clock a recording reads (nanoseconds since the Unix
+	// epoch); nil is the system's. Tests set it.
+	Now func() int64
+	// Reused counts the discoveries answered from the last reply.
+	Reused int
+}
+
+// Call runs request against fsys, as [AppendCall] does, and returns the
+// reply, which stays valid until the next call of any method of s.
+func (s *Session) Call(fsys core.FS, request []byte) []byte {
+	if s.reusable(fsys, request) {
+		s.Reused++
+		return s.reply
+	}
+	s.inputs = nil
+	var inputs *core.Inputs
+	record := func(fsys core.FS) core.FS {
+		if s.discoveries++; s.discoveries < 2 {
+			return fsys
+		}
+		now := time.Now().UnixNano()
+		if s.Now != nil {
+			now = s.Now()
+		}
+		fsys, inputs = core.RecordInputs(fsys, now)
+		return fsys
+	}
+	var failed bool
+	s.reply, failed = appendCall(s.reply[:0], fsys, request, record)
+	if inputs != nil && !failed {
+		s.inputs, s.request = inputs, append(s.request[:0], request...)
+	}
+	return s.reply
+}
+
+// reusable reports whether the reply in s.reply answers request over fsys.
+// A panic while asking (a host that broke the ABI) is not an answer: the
+// request is then made in full, whose own recovery reports it.
+func (s *Session) reusable(fsys core.FS, request []byte) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return s.inputs != nil && bytes.Equal(request, s.request) && s.inputs.Unchanged(fsys)
+}
+
+// Release drops the reply buffer, and what it holds, when its capacity is
+// over limit: one huge reply then does not pin its memory for the life of
+// the session.
+func (s *Session) Release(limit int) {
+	if cap(s.reply) > limit {
+		s.reply, s.inputs = nil, nil
+	}
+}

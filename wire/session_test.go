@@ -1,0 +1,196 @@
+package wire_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/fsadapter/memfs"
+	"github.com/skilldex/skilldex/internal/corpus"
+	"github.com/skilldex/skilldex/wire"
+)
+
+// discoverCases are the corpus cases whose request is a discovery.
+func discoverCases(t *testing.T) []*corpus.Case {
+	t.Helper()
+	cases, err := corpus.LoadDir(filepath.Join("..", "testdata", "conformance"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*corpus.Case
+	for _, c := range cases {
+		var req struct{ Op string }
+		if json.Unmarshal(c.Request, &req) == nil && req.Op == "discover" {
+			out = append(out, c)
+		}
+	}
+	if len(out) < 100 {
+		t.Fatalf("only %d discover cases in the corpus", len(out))
+	}
+	return out
+}
+
+// TestSessionReusesUnchangedDiscovery: a session's third discovery of an
+// unchanged tree is answered from the second's reply, and every reply is
+// the bytes wire.Call gives (S42, issue 13), on every discover case of the
+// corpus, faults included.
+func TestSessionReusesUnchangedDiscovery(t *testing.T) {
+	for _, c := range discoverCases(t) {
+		fsys := c.MemFS()
+		want := wire.Call(fsys, c.Request)
+		var s wire.Session
+		for i := 1; i <= 3; i++ {
+			if got := s.Call(fsys, c.Request); !bytes.Equal(got, want) {
+				t.Fatalf("%s: call %d:\n%s\nwant\n%s", c.Name, i, got, want)
+			}
+		}
+		// An error reply is never kept: the request is made again.
+		if wantReused := 1 - bytes.Count(want[:min(len(want), 10)], []byte(`{"error"`)); s.Reused != wantReused {
+			t.Errorf("%s: %d of 3 discoveries reused, want %d", c.Name, s.Reused, wantReused)
+		}
+	}
+}
+
+// TestSessionSeesEveryChange changes the tree of every discover case of
+// the corpus after the session has recorded a discovery, one change at a
+// time: each file rewritten with the same number of bytes, and a new skill
+// in each directory. The session's next reply must be what a fresh
+// discovery of the changed tree gives (issue 13: a reused reply is never
+// stale).
+func TestSessionSeesEveryChange(t *testing.T) {
+	newSkill := []byte("---\nname: added-later\ndescription: Appeared after the last discovery.\n---\n")
+	mutations := 0
+	for _, c := range discoverCases(t) {
+		if len(c.Faults) > 0 {
+			continue
+		}
+		for _, e := range changes(c) {
+			m := memfs.New()
+			if err := c.Build(m); err != nil {
+				t.Fatal(err)
+			}
+			var s wire.Session
+			s.Call(m, c.Request)
+			before := append([]byte(nil), s.Call(m, c.Request)...)
+			switch e.Type {
+			case core.TypeFile:
+				if err := m.WriteFile(e.Path, sameSizeChange(e.Data)); err != nil {
+					t.Fatal(err)
+				}
+			case core.TypeDir:
+				if err := m.WriteFile(e.Path+"/added-later/SKILL.md", newSkill); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mutations++
+			want := wire.Call(m, c.Request)
+			got := s.Call(m, c.Request)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s: %s changed: the session replied\n%s\nwant\n%s", c.Name, e.Path, got, want)
+			}
+			if s.Reused > 0 && !bytes.Equal(before, want) {
+				t.Fatalf("%s: %s changed: reused a reply that changed", c.Name, e.Path)
+			}
+		}
+	}
+	if mutations < 2000 {
+		t.Fatalf("only %d changes tried", mutations)
+	}
+}
+
+// changes are the entries of c's tree to change: every file, and every
+// directory, written or implied by a path below it.
+func changes(c *corpus.Case) []corpus.Entry {
+	var out []corpus.Entry
+	dirs := map[string]bool{}
+	for _, e := range c.Entries {
+		switch e.Type {
+		case core.TypeFile:
+			out = append(out, e)
+		case core.TypeDir:
+			dirs[e.Path] = true
+		}
+		for d := path.Dir(e.Path); d != "/"; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	for d := range dirs {
+		out = append(out, corpus.Entry{Path: d, Type: core.TypeDir})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// sameSizeChange returns data with one byte changed, the size kept: in a
+// frontmatter's name or description where it has one, so the change shows.
+func sameSizeChange(data []byte) []byte {
+	out := append([]byte(nil), data...)
+	i := bytes.Index(out, []byte("name: "))
+	if i < 0 {
+		i = 0
+	} else {
+		i += len("name: ")
+	}
+	if i < len(out) {
+		if out[i] == 'z' {
+			out[i] = 'y'
+		} else {
+			out[i] = 'z'
+		}
+	}
+	return out
+}
+
+// TestSessionOS: over the OS, a file's version stands for its bytes only
+// once it has not changed for a while; until then the session reads it
+// again and compares (core.RecordInputs). Both ways, a same-size rewrite is
+// seen.
+func TestSessionOS(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		dir := t.TempDir()
+		skill := filepath.Join(dir, "home", "u", ".claude", "skills", "a", "SKILL.md")
+		if err := os.MkdirAll(filepath.Dir(skill), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write := func(name string) {
+			if err := os.WriteFile(skill, []byte("---\nname: "+name+"\ndescription: d\n---\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write("aaaa")
+		fsys := corpusOSFS(t, dir)
+		req := []byte(`{"op":"discover","cwd":"/work","home":"/home/u"}`)
+		var s wire.Session
+		if late {
+			// The discovery "begins" a minute from now: the file is old
+			// enough for its version to stand.
+			s.Now = func() int64 { return time.Now().Add(time.Minute).UnixNano() }
+		}
+		first := append([]byte(nil), s.Call(fsys, req)...)
+		s.Call(fsys, req)
+		if got := s.Call(fsys, req); !bytes.Equal(got, first) || s.Reused != 1 {
+			t.Fatalf("late=%v: unchanged tree: reused %d, reply\n%s", late, s.Reused, got)
+		}
+		write("bbbb")
+		got := s.Call(fsys, req)
+		if want := wire.Call(fsys, req); !bytes.Equal(got, want) || !bytes.Contains(got, []byte(`"name":"bbbb"`)) {
+			t.Fatalf("late=%v: after a same-size rewrite the session replied\n%s\nwant\n%s", late, got, want)
+		}
+	}
+}
+
+func corpusOSFS(t *testing.T, dir string) core.FS {
+	t.Helper()
+	c := &corpus.Case{}
+	fsys, err := c.OSFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fsys
+}
