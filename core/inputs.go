@@ -1,7 +1,8 @@
 package core
 
 import (
-	"bytes"
+	"encoding/binary"
+	"math"
 	"time"
 )
 
@@ -67,9 +68,9 @@ const ENOSYS = "ENOSYS"
 const racyMargin = int64(3 * time.Second)
 
 // maxKeptBytes bounds the bytes a record keeps of reads it cannot replace
-// with a version; past it the record cannot be asked again
-// ([Inputs.Unchanged] reports false) and the next discovery runs in full.
-const maxKeptBytes = 1 << 20
+// with a version; past it the record is dropped ([Inputs.Unchanged]
+// reports false) and the next discovery runs in full.
+const maxKeptBytes = 256 << 10
 
 type inputKind uint8
 
@@ -83,31 +84,63 @@ const (
 	askReadWithin // ContainedReader
 )
 
-// input is one call a discovery made and its answer.
-type input struct {
-	kind     inputKind
-	path     string
-	within   string // askReadWithin
-	n        int    // the buffer or prefix asked for (reads)
-	code     string // the error's code, "" for none
-	typ      FileType
-	text     string     // Realpath's answer
-	entries  []DirEntry // ReadDir's answer, in the FS's order
-	data     []byte     // the bytes read, kept when version is not
-	got      int        // bytes read (ReadFileWithin, prefixes)
-	size     int64      // ReadFileWithin's size
-	complete bool       // prefixes
-	versions bool       // version stands for data
-	version  FileVersion
+// Inputs is what one discovery asked its FS, in order, and what it was
+// answered ([RecordInputs]). The calls are kept as bytes, not values: a
+// discovery of 10,000 skills makes about as many calls, and a slice of
+// records with a string or two each took twice the memory and kept the
+// collector busy (issue 13's bound on linear memory). Each call is
+//
+//	kind byte, path, code, then by kind:
+//	  ReadDir:  count uvarint, and count times: type byte, name
+//	  Stat, Lstat: type byte
+//	  Realpath: the realpath
+//	  reads:    within (ReadFileWithin only; empty when it is path), buffer
+//	            size uvarint, bytes read uvarint, size varint, complete
+//	            byte, and either 1 and the version (five uvarints) or 0 and
+//	            the bytes read
+//
+// where a string is its length (uvarint) and its bytes, a path is the
+// length of the prefix it shares with the last call's path (uvarint) and
+// the rest as a string, and code is the error's code, empty for none. The
+// calls fill chunks of chunkSize bytes (one call never spans two), so a
+// record grows without copying itself.
+type Inputs struct {
+	chunks [][]byte
+	size   int  // bytes in chunks
+	kept   int  // bytes of reads kept
+	whole  bool // every answer could be kept
+	// retryAt is when a record that could not be kept may succeed: once
+	// the recent files it met are racyMargin old (never, for an FS with
+	// no versions or a broken one).
+	retryAt int64
 }
 
-// Inputs is what one discovery asked its FS, in order, and what it was
-// answered ([RecordInputs]).
-type Inputs struct {
-	list  []input
-	kept  int  // bytes of data kept
-	whole bool // every answer could be kept
+// Whole reports whether the record holds every call: [Inputs.Unchanged]
+// can then answer. One that does not tells, with RetryAt, when to record
+// again: a discovery that cannot be kept is not worth recording.
+func (in *Inputs) Whole() bool { return in.whole }
+
+// RetryAt is when a record that is not [Inputs.Whole] could be (nanoseconds
+// since the Unix epoch, as RecordInputs's now).
+func (in *Inputs) RetryAt() int64 { return in.retryAt }
+
+// chunkSize is the size of a record's chunks: a 1,000-skill discovery's
+// record takes about 170 KB.
+const chunkSize = 64 << 10
+
+// add appends one call's bytes.
+func (in *Inputs) add(rec []byte) {
+	n := len(in.chunks)
+	if n == 0 || cap(in.chunks[n-1])-len(in.chunks[n-1]) < len(rec) {
+		in.chunks = append(in.chunks, make([]byte, 0, max(chunkSize, len(rec))))
+		n++
+	}
+	in.chunks[n-1] = append(in.chunks[n-1], rec...)
+	in.size += len(rec)
 }
+
+// Size is the bytes the record takes.
+func (in *Inputs) Size() int { return in.size }
 
 // RecordInputs returns fsys wrapped to record every call made through it
 // into the returned [Inputs], and the Inputs. now is the time the
@@ -130,63 +163,81 @@ type recorder struct {
 	versioner Versioner
 	in        *Inputs
 	now       int64
+	rec       []byte // the call being recorded
+	lastPath  string // the last call's path
 }
 
-func (r *recorder) add(x input) { r.in.list = append(r.in.list, x) }
+// call starts the record of a call in r.rec; end adds it.
+func (r *recorder) call(kind inputKind, p string, err error) {
+	if !r.in.whole {
+		return
+	}
+	common := 0
+	for common < len(p) && common < len(r.lastPath) && p[common] == r.lastPath[common] {
+		common++
+	}
+	r.lastPath = p
+	r.rec = append(r.rec[:0], byte(kind))
+	r.rec = binary.AppendUvarint(r.rec, uint64(common))
+	r.rec = appendString(r.rec, p[common:])
+	r.rec = appendString(r.rec, ErrorCode(err))
+}
+
+func (r *recorder) end() { r.in.add(r.rec) }
 
 func (r *recorder) ReadDir(p string) ([]DirEntry, error) {
 	entries, err := r.fsys.ReadDir(p)
-	r.add(input{kind: askReadDir, path: p, code: ErrorCode(err), entries: append([]DirEntry(nil), entries...)})
+	if r.call(askReadDir, p, err); r.in.whole {
+		r.rec = appendEntries(r.rec, entries)
+		r.end()
+	}
 	return entries, err
 }
 
 func (r *recorder) Stat(p string) (FileType, error) {
 	t, err := r.fsys.Stat(p)
-	r.add(input{kind: askStat, path: p, code: ErrorCode(err), typ: t})
+	if r.call(askStat, p, err); r.in.whole {
+		r.rec = append(r.rec, byte(t))
+		r.end()
+	}
 	return t, err
 }
 
 func (r *recorder) Lstat(p string) (FileType, error) {
 	t, err := r.fsys.Lstat(p)
-	r.add(input{kind: askLstat, path: p, code: ErrorCode(err), typ: t})
+	if r.call(askLstat, p, err); r.in.whole {
+		r.rec = append(r.rec, byte(t))
+		r.end()
+	}
 	return t, err
 }
 
 func (r *recorder) Realpath(p string) (string, error) {
 	s, err := r.fsys.Realpath(p)
-	r.add(input{kind: askRealpath, path: p, code: ErrorCode(err), text: s})
+	if r.call(askRealpath, p, err); r.in.whole {
+		r.rec = appendString(r.rec, s)
+		r.end()
+	}
 	return s, err
 }
 
 func (r *recorder) ReadFile(p string) ([]byte, error) {
 	v, ok := r.versionBefore(p)
 	data, err := r.fsys.ReadFile(p)
-	x := input{kind: askReadFile, path: p, code: ErrorCode(err), got: len(data)}
-	r.keep(&x, data, err, v, ok)
+	r.call(askReadFile, p, err)
+	r.read(p, "", read{n: 0, got: len(data)}, data, err, v, ok)
 	return data, err
 }
 
 func (r *recorder) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
 	v, ok := r.versionBefore(p)
-	var n int
-	var complete bool
-	var err error
+	n, complete, err := readPrefixInto(r.fsys, p, buf)
 	var data []byte
-	if pri, is := r.fsys.(PrefixReaderInto); is {
-		if n, complete, err = pri.ReadFilePrefixInto(p, buf); err == nil && n >= 0 && n <= len(buf) {
-			data = buf[:n]
-		}
-	} else {
-		if pr, is := r.fsys.(PrefixReader); is {
-			data, complete, err = pr.ReadFilePrefix(p, len(buf))
-		} else if data, err = r.fsys.ReadFile(p); err == nil {
-			complete = len(data) <= len(buf)
-		}
-		n = copy(buf, data)
+	if err == nil && n >= 0 && n <= len(buf) {
 		data = buf[:n]
 	}
-	x := input{kind: askReadPrefix, path: p, n: len(buf), code: ErrorCode(err), got: n, complete: complete}
-	r.keep(&x, data, err, v, ok)
+	r.call(askReadPrefix, p, err)
+	r.read(p, "", read{n: len(buf), got: n, complete: complete}, data, err, v, ok)
 	return n, complete, err
 }
 
@@ -199,45 +250,79 @@ type containedRecorder struct {
 func (r *containedRecorder) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
 	v, ok := r.versionBefore(p)
 	n, size, err := r.cr.ReadFileWithin(within, p, buf)
-	x := input{kind: askReadWithin, path: p, within: within, n: len(buf), code: ErrorCode(err), got: n, size: size}
 	var data []byte
 	if err == nil && n >= 0 && n <= len(buf) {
 		data = buf[:n]
 	}
-	r.keep(&x, data, err, v, ok)
+	r.call(askReadWithin, p, err)
+	if within == p {
+		within = ""
+	}
+	r.read(p, within, read{n: len(buf), got: n, size: size}, data, err, v, ok)
 	return n, size, err
+}
+
+// read is what a read was asked and answered besides its bytes.
+type read struct {
+	n, got   int // the buffer's size, the bytes read
+	size     int64
+	complete bool
 }
 
 // versionBefore is the version of p before a read, when it is old enough
 // to stand for the bytes (racyMargin).
 func (r *recorder) versionBefore(p string) (FileVersion, bool) {
-	if r.versioner == nil {
+	if r.versioner == nil || !r.in.whole {
 		return FileVersion{}, false
 	}
 	v, err := r.versioner.FileVersion(p)
 	if ErrorCode(err) == ENOSYS {
 		r.versioner = nil // it has no versions to give: ask no more
 	}
-	return v, err == nil && v.Ctime <= r.now-racyMargin
+	if err == nil && v.Ctime > r.now-racyMargin {
+		r.in.retryAt = max(r.in.retryAt, v.Ctime+racyMargin)
+		return v, false
+	}
+	return v, err == nil
 }
 
-// keep completes x, the record of a read that gave data and err, and adds
-// it: a read whose file had version before (ok) and has it still is
-// replaced by that version, and any other keeps its bytes.
-func (r *recorder) keep(x *input, data []byte, err error, before FileVersion, ok bool) {
+// read ends the record of a read of p that gave data and err: a read whose
+// file had version before (ok) and has it still is replaced by that
+// version, and any other keeps its bytes (the Inputs are no longer whole
+// once maxKeptBytes are kept).
+func (r *recorder) read(p, within string, x read, data []byte, err error, before FileVersion, ok bool) {
+	if !r.in.whole {
+		return
+	}
+	b := r.rec
+	if x.n >= 0 && x.got >= 0 {
+		b = appendString(b, within)
+		b = binary.AppendUvarint(b, uint64(x.n))
+		b = binary.AppendUvarint(b, uint64(x.got))
+		b = binary.AppendVarint(b, x.size)
+		b = append(b, boolByte(x.complete))
+	} else {
+		r.in.whole, r.in.chunks, r.in.retryAt = false, nil, math.MaxInt64 // a broken FS: not worth keeping
+		return
+	}
 	if err == nil && ok {
-		if after, aerr := r.versioner.FileVersion(x.path); aerr == nil && after == before {
-			x.versions, x.version = true, before
+		if after, aerr := r.versioner.FileVersion(p); aerr == nil && after == before {
+			r.rec = appendVersion(append(b, 1), before)
+			r.end()
+			return
 		}
 	}
-	if err == nil && !x.versions {
-		if r.in.kept += len(data); r.in.kept > maxKeptBytes {
-			r.in.whole = false
-		} else {
-			x.data = append([]byte(nil), data...)
+	if r.in.kept += len(data); r.in.kept > maxKeptBytes {
+		// Too many recent files to keep: this record cannot be asked
+		// again, so it stops here and lets its memory go.
+		r.in.whole, r.in.chunks = false, nil
+		if r.versioner == nil {
+			r.in.retryAt = math.MaxInt64 // nor will any later one
 		}
+		return
 	}
-	r.add(*x)
+	r.rec = append(binary.AppendUvarint(append(b, 0), uint64(len(data))), data...)
+	r.end()
 }
 
 // Unchanged reports whether fsys answers every call of the record as it
@@ -250,41 +335,46 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 	}
 	versioner, _ := fsys.(Versioner)
 	var buf []byte
-	for i := range in.list {
-		x := &in.list[i]
-		switch x.kind {
+	d := decoder{chunks: in.chunks}
+	for d.more() {
+		kind, p, code := inputKind(d.byte()), d.path(), string(d.bytes())
+		switch kind {
 		case askReadDir:
-			entries, err := fsys.ReadDir(x.path)
-			if ErrorCode(err) != x.code || !sameEntries(entries, x.entries) {
+			entries, err := fsys.ReadDir(p)
+			if ErrorCode(err) != code || !d.sameEntries(entries) {
 				return false
 			}
 		case askStat, askLstat:
 			stat := fsys.Stat
-			if x.kind == askLstat {
+			if kind == askLstat {
 				stat = fsys.Lstat
 			}
-			t, err := stat(x.path)
-			if code := ErrorCode(err); code != x.code || code == "" && t != x.typ {
+			t, err := stat(p)
+			if c := ErrorCode(err); c != code || FileType(d.byte()) != t && c == "" {
 				return false
 			}
 		case askRealpath:
-			s, err := fsys.Realpath(x.path)
-			if code := ErrorCode(err); code != x.code || code == "" && s != x.text {
+			s, err := fsys.Realpath(p)
+			if c := ErrorCode(err); c != code || string(d.bytes()) != s && c == "" {
 				return false
 			}
 		default:
-			if !x.versions && versioner != nil && (x.code == ENOENT || x.code == ENOTDIR) {
-				// A read that found no file: so does a stat, for less.
-				if _, err := versioner.FileVersion(x.path); ErrorCode(err) != x.code {
+			within := d.bytes()
+			x := read{n: int(d.uvarint()), got: int(d.uvarint()), size: d.varint(), complete: d.byte() == 1}
+			if d.byte() == 1 {
+				v := d.version()
+				if versioner == nil {
+					return false
+				}
+				if now, err := versioner.FileVersion(p); err != nil || now != v {
 					return false
 				}
 				continue
 			}
-			if x.versions {
-				if versioner == nil {
-					return false
-				}
-				if v, err := versioner.FileVersion(x.path); err != nil || v != x.version {
+			data := d.bytes()
+			if versioner != nil && (code == ENOENT || code == ENOTDIR) {
+				// A read that found no file: so does a stat, for less.
+				if _, err := versioner.FileVersion(p); ErrorCode(err) != code {
 					return false
 				}
 				continue
@@ -292,47 +382,161 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 			if cap(buf) < x.n {
 				buf = make([]byte, x.n)
 			}
-			if !x.readAgain(fsys, buf[:x.n]) {
+			w := p
+			if len(within) > 0 {
+				w = string(within)
+			}
+			if !readAgain(fsys, kind, w, p, buf[:x.n], x, code, data) {
 				return false
 			}
 		}
 	}
-	return true
+	return !d.bad
 }
 
-// readAgain makes x's read again and reports whether it gave the same
-// answer.
-func (x *input) readAgain(fsys FS, buf []byte) bool {
-	var n int
+// readAgain makes a recorded read again and reports whether it gave the
+// same answer: x, code and data.
+func readAgain(fsys FS, kind inputKind, within, p string, buf []byte, x read, code string, data []byte) bool {
+	var got read
 	var err error
-	var data []byte
-	switch x.kind {
+	var b []byte
+	switch kind {
 	case askReadFile:
-		data, err = fsys.ReadFile(x.path)
-		n = len(data)
+		b, err = fsys.ReadFile(p)
+		got.got = len(b)
 	case askReadPrefix:
-		var complete bool
-		n, complete, err = readPrefixInto(fsys, x.path, buf)
-		if err == nil && complete != x.complete {
-			return false
-		}
-		data = buf[:max(0, min(n, len(buf)))]
+		got.n = len(buf)
+		got.got, got.complete, err = readPrefixInto(fsys, p, buf)
+		b = buf[:max(0, min(got.got, len(buf)))]
 	case askReadWithin:
 		cr, ok := fsys.(ContainedReader)
 		if !ok {
 			return false
 		}
-		var size int64
-		n, size, err = cr.ReadFileWithin(x.within, x.path, buf)
-		if err == nil && size != x.size {
-			return false
-		}
-		data = buf[:max(0, min(n, len(buf)))]
-	}
-	if code := ErrorCode(err); code != x.code {
+		got.n = len(buf)
+		got.got, got.size, err = cr.ReadFileWithin(within, p, buf)
+		b = buf[:max(0, min(got.got, len(buf)))]
+	default:
 		return false
 	}
-	return err != nil || n == x.got && bytes.Equal(data, x.data)
+	if ErrorCode(err) != code {
+		return false
+	}
+	return err != nil || got == x && string(b) == string(data)
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+func appendEntries(b []byte, entries []DirEntry) []byte {
+	b = binary.AppendUvarint(b, uint64(len(entries)))
+	for _, e := range entries {
+		b = appendString(append(b, byte(e.Type)), e.Name)
+	}
+	return b
+}
+
+func appendVersion(b []byte, v FileVersion) []byte {
+	for _, x := range [...]uint64{v.Dev, v.Ino, uint64(v.Size), uint64(v.Mtime), uint64(v.Ctime)} {
+		b = binary.AppendUvarint(b, x)
+	}
+	return b
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// decoder reads the calls of [Inputs]. A record it cannot read (none: the
+// recorder wrote it) sets bad, and reads as zeros from then on.
+type decoder struct {
+	chunks [][]byte
+	b      []byte // the rest of the chunk being read
+	last   string // the last call's path
+	bad    bool
+}
+
+// more reports whether a call is left, moving to the next chunk when this
+// one is read.
+func (d *decoder) more() bool {
+	for len(d.b) == 0 && len(d.chunks) > 0 {
+		d.b, d.chunks = d.chunks[0], d.chunks[1:]
+	}
+	return len(d.b) > 0 && !d.bad
+}
+
+// path reads a call's path: the part it shares with the last one, then
+// the rest.
+func (d *decoder) path() string {
+	common, rest := d.uvarint(), d.bytes()
+	if common > uint64(len(d.last)) {
+		d.bad = true
+		return ""
+	}
+	d.last = d.last[:common] + string(rest)
+	return d.last
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.bad = true
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) uvarint() uint64 {
+	x, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+func (d *decoder) varint() int64 {
+	x, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+// bytes returns the next string, sharing the log's memory: compared as
+// string(b) == s, it allocates nothing.
+func (d *decoder) bytes() []byte {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.bad, d.b = true, nil
+		return nil
+	}
+	s := d.b[:n]
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) version() FileVersion {
+	return FileVersion{Dev: d.uvarint(), Ino: d.uvarint(), Size: int64(d.uvarint()), Mtime: int64(d.uvarint()), Ctime: int64(d.uvarint())}
+}
+
+// sameEntries reads a listing and reports whether it is entries, in order.
+func (d *decoder) sameEntries(entries []DirEntry) bool {
+	n := d.uvarint()
+	same := n == uint64(len(entries))
+	for i := uint64(0); i < n && !d.bad; i++ {
+		t, name := FileType(d.byte()), d.bytes()
+		same = same && entries[i].Type == t && entries[i].Name == string(name)
+	}
+	return same
 }
 
 // readPrefixInto reads the start of p into buf as the recorder's

@@ -18,12 +18,16 @@ import (
 // A session's first discovery records nothing, so that a process that
 // discovers once (a script, the CLI) pays nothing for it; the second and
 // later ones record, from then on a discovery either stands or is made
-// again and recorded. The zero Session is ready to use.
+// again and recorded. A record spoiled by too many recent files (a tree
+// just written) is not tried again until they are old enough
+// (core.Inputs.RetryAt): until then discoveries run as without a session.
+// The zero Session is ready to use.
 type Session struct {
 	reply       []byte
 	request     []byte       // the discover request whose reply is in reply
 	inputs      *core.Inputs // what that discovery asked; nil when none stands
 	discoveries int
+	retryAt     int64 // no discovery is recorded before this time (core.Inputs.RetryAt)
 	// Now is the clock a recording reads (nanoseconds since the Unix
 	// epoch); nil is the system's. Tests set it.
 	Now func() int64
@@ -48,13 +52,20 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 		if s.Now != nil {
 			now = s.Now()
 		}
+		if now < s.retryAt {
+			return fsys // the last record met files too recent: as fast as without
+		}
 		fsys, inputs = core.RecordInputs(fsys, now)
 		return fsys
 	}
 	var failed bool
 	s.reply, failed = appendCall(s.reply[:0], fsys, request, record)
-	if inputs != nil && !failed {
+	switch {
+	case inputs == nil || failed:
+	case inputs.Whole():
 		s.inputs, s.request = inputs, append(s.request[:0], request...)
+	default:
+		s.retryAt = inputs.RetryAt()
 	}
 	return s.reply
 }

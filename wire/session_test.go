@@ -59,59 +59,73 @@ func TestSessionReusesUnchangedDiscovery(t *testing.T) {
 
 // TestSessionSeesEveryChange changes the tree of every discover case of
 // the corpus after the session has recorded a discovery, one change at a
-// time: each file rewritten with the same number of bytes, and a new skill
-// in each directory. The session's next reply must be what a fresh
-// discovery of the changed tree gives (issue 13: a reused reply is never
-// stale).
+// time: each file rewritten with the same number of bytes, a new skill in
+// each directory, each entry removed, each symlink pointed at its parent
+// folder instead. The session's next reply must be what a fresh discovery
+// of the changed tree gives (issue 13: a reused reply is never stale).
 func TestSessionSeesEveryChange(t *testing.T) {
 	newSkill := []byte("---\nname: added-later\ndescription: Appeared after the last discovery.\n---\n")
-	mutations := 0
+	tried, reused := 0, 0
 	for _, c := range discoverCases(t) {
 		if len(c.Faults) > 0 {
 			continue
 		}
 		for _, e := range changes(c) {
-			m := memfs.New()
-			if err := c.Build(m); err != nil {
-				t.Fatal(err)
-			}
-			var s wire.Session
-			s.Call(m, c.Request)
-			before := append([]byte(nil), s.Call(m, c.Request)...)
-			switch e.Type {
-			case core.TypeFile:
-				if err := m.WriteFile(e.Path, sameSizeChange(e.Data)); err != nil {
+			for _, how := range []string{"change", "remove"} {
+				m := memfs.New()
+				if err := c.Build(m); err != nil {
 					t.Fatal(err)
 				}
-			case core.TypeDir:
-				if err := m.WriteFile(e.Path+"/added-later/SKILL.md", newSkill); err != nil {
-					t.Fatal(err)
+				var s wire.Session
+				s.Call(m, c.Request)
+				before := append([]byte(nil), s.Call(m, c.Request)...)
+				var err error
+				switch {
+				case how == "remove":
+					err = m.Remove(e.Path)
+				case e.Type == core.TypeFile:
+					err = m.WriteFile(e.Path, sameSizeChange(e.Data))
+				case e.Type == core.TypeDir:
+					err = m.WriteFile(e.Path+"/added-later/SKILL.md", newSkill)
+				case e.Type == core.TypeSymlink:
+					if err = m.Remove(e.Path); err == nil {
+						err = m.Symlink("..", e.Path)
+					}
 				}
-			}
-			mutations++
-			want := wire.Call(m, c.Request)
-			got := s.Call(m, c.Request)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%s: %s changed: the session replied\n%s\nwant\n%s", c.Name, e.Path, got, want)
-			}
-			if s.Reused > 0 && !bytes.Equal(before, want) {
-				t.Fatalf("%s: %s changed: reused a reply that changed", c.Name, e.Path)
+				if err != nil {
+					t.Fatalf("%s: %s %s: %v", c.Name, how, e.Path, err)
+				}
+				tried++
+				want := wire.Call(m, c.Request)
+				got := s.Call(m, c.Request)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s: %s %s: the session replied\n%s\nwant\n%s", c.Name, how, e.Path, got, want)
+				}
+				if s.Reused > 0 {
+					reused++
+					if !bytes.Equal(before, want) {
+						t.Fatalf("%s: %s %s: reused a reply that changed", c.Name, how, e.Path)
+					}
+				}
 			}
 		}
 	}
-	if mutations < 2000 {
-		t.Fatalf("only %d changes tried", mutations)
+	// Most changes touch what a discovery read; some (a file no provider
+	// reads) do not, and those replies stand.
+	if tried < 4000 || reused == 0 || reused > tried/2 {
+		t.Fatalf("%d changes tried, %d replies reused", tried, reused)
 	}
+	t.Logf("%d changes tried, %d replies reused", tried, reused)
 }
 
-// changes are the entries of c's tree to change: every file, and every
-// directory, written or implied by a path below it.
+// changes are the entries of c's tree to change: every file and symlink,
+// and every directory, written or implied by a path below it.
 func changes(c *corpus.Case) []corpus.Entry {
 	var out []corpus.Entry
 	dirs := map[string]bool{}
 	for _, e := range c.Entries {
 		switch e.Type {
-		case core.TypeFile:
+		case core.TypeFile, core.TypeSymlink:
 			out = append(out, e)
 		case core.TypeDir:
 			dirs[e.Path] = true

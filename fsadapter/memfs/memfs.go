@@ -103,6 +103,30 @@ func (fsys *FS) Symlink(target, p string) error {
 	return fsys.add("symlink", p, &node{typ: core.TypeSymlink, target: target})
 }
 
+// Remove removes the entry at the absolute path p (a file, a symlink, not
+// followed, or a directory with everything in it), like rm -r. It fails
+// with ENOENT when there is none.
+func (fsys *FS) Remove(p string) error {
+	if !strings.HasPrefix(p, "/") || path.Clean(p) == "/" {
+		return &core.PathError{Op: "remove", Path: p, Code: core.EINVAL}
+	}
+	p = path.Clean(p)
+	fsys.mu.Lock()
+	defer fsys.mu.Unlock()
+	dir, _, code := fsys.resolve(path.Dir(p), true)
+	if code == "" && dir.typ != core.TypeDir {
+		code = core.ENOTDIR
+	}
+	if code == "" && dir.children[path.Base(p)] == nil {
+		code = core.ENOENT
+	}
+	if code != "" {
+		return &core.PathError{Op: "remove", Path: p, Code: code}
+	}
+	delete(dir.children, path.Base(p))
+	return nil
+}
+
 // add links n into the tree at the absolute path p.
 func (fsys *FS) add(op, p string, n *node) error {
 	if !strings.HasPrefix(p, "/") || path.Clean(p) == "/" {
