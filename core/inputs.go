@@ -144,27 +144,51 @@ func (in *Inputs) Size() int { return in.size }
 
 // RecordInputs returns fsys wrapped to record every call made through it
 // into the returned [Inputs], and the Inputs. now is the time the
-// discovery begins (nanoseconds since the Unix epoch). The wrapper is an
-// [FS], a [ContainedReader] when fsys is one, and a [PrefixReaderInto]; it
-// is no [Prefetcher], so every read is made when the discovery makes it,
-// between its two versions.
-func RecordInputs(fsys FS, now int64) (FS, *Inputs) {
+// discovery begins (nanoseconds since the Unix epoch).
+//
+// last is the record of the discovery before, when this one follows it
+// (its files changed): a read whose file still has the version it had
+// then is known to have read the bytes it read then, so one version, taken
+// after the read, stands for it, and the read may have been made ahead
+// (the wrapper is then a [Prefetcher] when fsys is one). Without last,
+// each read takes a version before and after, and the wrapper is no
+// Prefetcher, so that every read is made between the two. The wrapper is
+// an [FS], a [ContainedReader] when fsys is one, and a [PrefixReaderInto].
+func RecordInputs(fsys FS, now int64, last *Inputs) (FS, *Inputs) {
 	in := &Inputs{whole: true}
 	r := &recorder{fsys: fsys, in: in, now: now}
 	r.versioner, _ = fsys.(Versioner)
-	if cr, ok := fsys.(ContainedReader); ok {
+	if last != nil && last.whole && r.versioner != nil {
+		r.last = &lastReads{d: decoder{chunks: last.chunks}}
+	}
+	cr, contained := fsys.(ContainedReader)
+	pf, prefetches := fsys.(Prefetcher)
+	switch {
+	case contained && prefetches && r.last != nil:
+		return &prefetchingRecorder{containedRecorder{r, cr}, pf}, in
+	case contained:
 		return &containedRecorder{recorder: r, cr: cr}, in
 	}
 	return r, in
 }
+
+// prefetchingRecorder is the recorder of a [ContainedReader] and
+// [Prefetcher] that follows a record: its hints go through.
+type prefetchingRecorder struct {
+	containedRecorder
+	pf Prefetcher
+}
+
+func (r *prefetchingRecorder) PrefetchWithin(paths []byte, cap int) { r.pf.PrefetchWithin(paths, cap) }
 
 type recorder struct {
 	fsys      FS
 	versioner Versioner
 	in        *Inputs
 	now       int64
-	rec       []byte // the call being recorded
-	lastPath  string // the last call's path
+	rec       []byte     // the call being recorded
+	lastPath  string     // the last call's path
+	last      *lastReads // the reads of the discovery before, or nil
 }
 
 // call starts the record of a call in r.rec; end adds it.
@@ -225,7 +249,7 @@ func (r *recorder) ReadFile(p string) ([]byte, error) {
 	v, ok := r.versionBefore(p)
 	data, err := r.fsys.ReadFile(p)
 	r.call(askReadFile, p, err)
-	r.read(p, "", read{n: 0, got: len(data)}, data, err, v, ok)
+	r.read(askReadFile, p, "", read{n: 0, got: len(data)}, data, err, v, ok)
 	return data, err
 }
 
@@ -237,7 +261,7 @@ func (r *recorder) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
 		data = buf[:n]
 	}
 	r.call(askReadPrefix, p, err)
-	r.read(p, "", read{n: len(buf), got: n, complete: complete}, data, err, v, ok)
+	r.read(askReadPrefix, p, "", read{n: len(buf), got: n, complete: complete}, data, err, v, ok)
 	return n, complete, err
 }
 
@@ -258,7 +282,7 @@ func (r *containedRecorder) ReadFileWithin(within, p string, buf []byte) (int, i
 	if within == p {
 		within = ""
 	}
-	r.read(p, within, read{n: len(buf), got: n, size: size}, data, err, v, ok)
+	r.read(askReadWithin, p, within, read{n: len(buf), got: n, size: size}, data, err, v, ok)
 	return n, size, err
 }
 
@@ -272,7 +296,7 @@ type read struct {
 // versionBefore is the version of p before a read, when it is old enough
 // to stand for the bytes (racyMargin).
 func (r *recorder) versionBefore(p string) (FileVersion, bool) {
-	if r.versioner == nil || !r.in.whole {
+	if r.versioner == nil || !r.in.whole || r.last != nil {
 		return FileVersion{}, false
 	}
 	v, err := r.versioner.FileVersion(p)
@@ -290,7 +314,7 @@ func (r *recorder) versionBefore(p string) (FileVersion, bool) {
 // file had version before (ok) and has it still is replaced by that
 // version, and any other keeps its bytes (the Inputs are no longer whole
 // once maxKeptBytes are kept).
-func (r *recorder) read(p, within string, x read, data []byte, err error, before FileVersion, ok bool) {
+func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, err error, before FileVersion, ok bool) {
 	if !r.in.whole {
 		return
 	}
@@ -305,8 +329,15 @@ func (r *recorder) read(p, within string, x read, data []byte, err error, before
 		r.in.whole, r.in.chunks, r.in.retryAt = false, nil, math.MaxInt64 // a broken FS: not worth keeping
 		return
 	}
-	if err == nil && ok {
-		if after, aerr := r.versioner.FileVersion(p); aerr == nil && after == before {
+	if err == nil && (ok || r.last != nil) {
+		after, aerr := r.versioner.FileVersion(p)
+		if r.last != nil && aerr == nil {
+			before, ok = r.last.find(kind, p)
+			if after.Ctime > r.now-racyMargin {
+				r.in.retryAt = max(r.in.retryAt, after.Ctime+racyMargin)
+			}
+		}
+		if ok && aerr == nil && after == before {
 			r.rec = appendVersion(append(b, 1), before)
 			r.end()
 			return
@@ -323,6 +354,47 @@ func (r *recorder) read(p, within string, x read, data []byte, err error, before
 	}
 	r.rec = append(binary.AppendUvarint(append(b, 0), uint64(len(data))), data...)
 	r.end()
+}
+
+// lastReads walks the reads of the record before, in step with the
+// discovery being recorded, which makes them in the same order but for
+// the files that came and went.
+type lastReads struct {
+	d decoder
+}
+
+// lookAhead is how many reads of the record before find looks past the
+// last one it found: a discovery that follows one makes its reads in the
+// same order, skipping those of skills removed since.
+const lookAhead = 64
+
+// find returns the version by which the record before stood for its read
+// of p (of this kind), if it had one.
+func (l *lastReads) find(kind inputKind, p string) (FileVersion, bool) {
+	d := l.d
+	for seen := 0; seen < lookAhead && d.more(); {
+		k, path, code := inputKind(d.byte()), d.path(), d.bytes()
+		if k < askReadFile {
+			d.skipAnswer(k)
+			continue
+		}
+		seen++
+		d.bytes() // within
+		d.uvarint()
+		d.uvarint()
+		d.varint()
+		d.byte()
+		if d.byte() == 1 {
+			v := d.version()
+			if k == kind && path == p && len(code) == 0 && !d.bad {
+				l.d = d
+				return v, true
+			}
+			continue
+		}
+		d.bytes() // the bytes kept
+	}
+	return FileVersion{}, false
 }
 
 // Unchanged reports whether fsys answers every call of the record as it
@@ -526,6 +598,24 @@ func (d *decoder) bytes() []byte {
 
 func (d *decoder) version() FileVersion {
 	return FileVersion{Dev: d.uvarint(), Ino: d.uvarint(), Size: int64(d.uvarint()), Mtime: int64(d.uvarint()), Ctime: int64(d.uvarint())}
+}
+
+// skipAnswer reads past the answer of a call of kind ReadDir, Stat, Lstat
+// or Realpath.
+func (d *decoder) skipAnswer(kind inputKind) {
+	switch kind {
+	case askReadDir:
+		for n := d.uvarint(); n > 0 && !d.bad; n-- {
+			d.byte()
+			d.bytes()
+		}
+	case askStat, askLstat:
+		d.byte()
+	case askRealpath:
+		d.bytes()
+	default:
+		d.bad = true
+	}
 }
 
 // sameEntries reads a listing and reports whether it is entries, in order.

@@ -528,4 +528,4 @@ export declare class MemoryFS implements StringFileSystem {
 }
 
 /** The wasm ABI version this package speaks (wasm/ABI.md). */
-export declare const ABI_VERSION: 4;
+export declare const ABI_VERSION: 5;

@@ -15,7 +15,7 @@ import * as platform from '#platform';
 export { SkilldexError, MemoryFS };
 
 /** @type {import('./index.js').ABI_VERSION} */
-export const ABI_VERSION = /** @type {4} */ (VERSION);
+export const ABI_VERSION = /** @type {5} */ (VERSION);
 
 /** @type {import('./index.js').createNodeFS} */
 export const createNodeFS = (fs, opts) => /** @type {import('./index.js').BytesFileSystem} */ (nodeFSImpl(/** @type {any} */ (fs), opts, platform.defaultFS()));

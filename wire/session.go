@@ -42,6 +42,7 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 		s.Reused++
 		return s.reply
 	}
+	last := s.inputs
 	s.inputs = nil
 	var inputs *core.Inputs
 	record := func(fsys core.FS) core.FS {
@@ -55,7 +56,7 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 		if now < s.retryAt {
 			return fsys // the last record met files too recent: as fast as without
 		}
-		fsys, inputs = core.RecordInputs(fsys, now)
+		fsys, inputs = core.RecordInputs(fsys, now, last)
 		return fsys
 	}
 	var failed bool

@@ -32,9 +32,13 @@
 //     ReadFile for several n (0, 1, the length and around it, more), reports
 //     complete exactly when the whole file fits, fails like ReadFile, and
 //     does not alias its result;
+//   - when the FS implements [core.Versioner], FileVersion gives a file the
+//     version of its realpath, the same when asked twice, with the file's
+//     size, EISDIR for a directory, or the Stat code (or ENOSYS for any
+//     path, from an FS that cannot tell);
 //   - every error is a [*core.PathError] whose Op is the method's name
 //     ("readDir", "stat", "lstat", "readFile" (for ReadFilePrefix too),
-//     "realpath") and whose Path is the path the caller passed, so no host
+//     "realpath", "fileVersion") and whose Path is the path the caller passed, so no host
 //     path or host message leaks into results (S42);
 //   - a relative path fails with EINVAL in every method;
 //   - all of the above gives the same answers from several goroutines at
@@ -266,6 +270,9 @@ func (c *checker) probe(pr probe) {
 	if r, ok := c.fsys.(core.PrefixReader); ok {
 		c.prefix(r, p, wantData, pr.stat == "file", wantReadCode)
 	}
+	if v, ok := c.fsys.(core.Versioner); ok {
+		c.version(v, p, pr, wantData, isFile)
+	}
 
 	// ReadDir.
 	wantReadDirCode := pr.stat
@@ -289,6 +296,31 @@ func (c *checker) probe(pr probe) {
 	want := c.entries[pr.real]
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		c.errorf("ReadDir(%q) = %v, want (in any order) %v", p, fmtEntries(got), fmtEntries(want))
+	}
+}
+
+// version checks FileVersion on p: a file's version is its realpath's,
+// the same when asked again, and carries the file's size; anything else
+// fails as Stat does (a directory: EISDIR). An FS that cannot tell may
+// answer ENOSYS for any path.
+func (c *checker) version(v core.Versioner, p string, pr probe, data string, isFile bool) {
+	got, err := v.FileVersion(p)
+	code := c.code("fileVersion", p, err)
+	want := pr.stat
+	if pr.stat == "dir" {
+		want = core.EISDIR
+	}
+	switch {
+	case code == core.ENOSYS:
+	case pr.stat == "file" && isFile:
+		again, err2 := v.FileVersion(p)
+		real, err3 := v.FileVersion(c.abs(pr.real))
+		if code != "" || err2 != nil || err3 != nil || got != again || got != real || got.Size != int64(len(data)) {
+			c.errorf("FileVersion(%q) = %+v, %v; again %+v, %v; of its realpath %+v, %v; want one version, of size %d",
+				p, got, err, again, err2, real, err3, len(data))
+		}
+	case code != want:
+		c.errorf("FileVersion(%q) = %+v, %v; want %s", p, got, err, want)
 	}
 }
 

@@ -222,6 +222,24 @@ func TestCheck_broken(t *testing.T) {
 			}
 			return data, complete, err
 		}}, `the returned slice aliases`},
+		{"version of the link, not its target", versionWrapper{&wrapper{FS: m}, func(p string) (core.FileVersion, error) {
+			v, err := m.FileVersion(p)
+			if t, _ := m.Lstat(p); t == core.TypeSymlink {
+				v.Ino++
+			}
+			return v, err
+		}}, `FileVersion("/rel-file") = {Dev:0 Ino:`},
+		{"version of a directory", versionWrapper{&wrapper{FS: m}, func(p string) (core.FileVersion, error) {
+			if t, err := m.Stat(p); err == nil && t == core.TypeDir {
+				return core.FileVersion{}, nil
+			}
+			return m.FileVersion(p)
+		}}, `FileVersion("/") = {Dev:0 Ino:0 Size:0 Mtime:0 Ctime:0}, <nil>; want EISDIR`},
+		{"version without the size", versionWrapper{&wrapper{FS: m}, func(p string) (core.FileVersion, error) {
+			v, err := m.FileVersion(p)
+			v.Size = 0
+			return v, err
+		}}, `want one version, of size 6`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -269,3 +287,11 @@ func TestCheck_badRoot(t *testing.T) {
 		}
 	}
 }
+
+// versionWrapper is a [core.Versioner] whose FileVersion is fileVersion.
+type versionWrapper struct {
+	*wrapper
+	fileVersion func(string) (core.FileVersion, error)
+}
+
+func (w versionWrapper) FileVersion(p string) (core.FileVersion, error) { return w.fileVersion(p) }

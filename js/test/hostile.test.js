@@ -148,8 +148,13 @@ async function discoverDuringSwaps(name, count, opts = {}) {
   const inside = path.join(dir, 'inside.md');
   const outside = path.join(dir, 'outside.md');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(inside, '---\ndescription: inside\n---\n');
-  fs.writeFileSync(outside, '---\ndescription: OUTSIDE\n---\n');
+  // With the read-ahead, files of 8 KiB: 40 of them just written are more
+  // than a discovery's record keeps of files too recent to trust by their
+  // version (core/inputs.go), so the calls of the next seconds are made in
+  // full, with the read-ahead, rather than answered from the last reply.
+  const pad = opts.untilPrefetched ? 'x'.repeat(8192) : '';
+  fs.writeFileSync(inside, '---\ndescription: inside\n---\n' + pad);
+  fs.writeFileSync(outside, '---\ndescription: OUTSIDE\n---\n' + pad);
   for (let i = 0; i < count; i++) {
     fs.mkdirSync(path.join(skills, `x${i}`), { recursive: true });
     fs.copyFileSync(inside, path.join(skills, `x${i}`, 'SKILL.md'));

@@ -29,15 +29,38 @@ const ctx = { cwd: ws.cwd, home: ws.home, options: ws.options };
 /**
  * Call f until the engine's read-ahead has served a read (the worker boots
  * while the first hints are read inline; a loaded machine may keep it from
- * a core for a while), at most rounds times.
- * @param {import('../index.js').Skilldex} sk @param {() => Promise<void>} f
+ * a core for a while), at most rounds times. Before each call one SKILL.md
+ * of roots changes (touch: a blank at the end of its body, or none): a
+ * discovery of an unchanged tree is answered from the last reply, reading
+ * nothing (wasm/ABI.md#file_version), so only one that follows a change
+ * reads, and reads ahead.
+ * @param {import('../index.js').Skilldex} sk @param {() => Promise<void>} f @param {string[]} [roots]
  */
-async function untilServed(sk, f, rounds = 60) {
+async function untilServed(sk, f, roots = ws.roots, rounds = 60) {
+  const file = firstSkillFile(roots);
   for (let i = 0; i < rounds && sk.stats().prefetchedReads === 0; i++) {
+    touch(file);
     await f();
     await new Promise((r) => setTimeout(r, 10));
   }
   assert.ok(sk.stats().prefetchedReads > 0, 'the read-ahead never served a read');
+}
+
+/** Change file's body: a blank at its end, or none. @param {string} file */
+function touch(file) {
+  const text = fs.readFileSync(file, 'latin1');
+  fs.writeFileSync(file, text.endsWith(' ') ? text.slice(0, -1) : text + ' ', 'latin1');
+}
+
+/** The SKILL.md of the first skill folder of the first root that has one. @param {string[]} roots */
+function firstSkillFile(roots) {
+  for (const root of roots) {
+    for (const name of fs.readdirSync(root).sort()) {
+      const file = path.join(root, name, 'SKILL.md');
+      if (fs.lstatSync(path.join(root, name)).isDirectory() && fs.existsSync(file)) return file;
+    }
+  }
+  throw new Error('no SKILL.md in ' + roots.join(', '));
 }
 
 test('discover over the default filesystem reads ahead and answers byte for byte as a discovery without it', async () => {
@@ -76,7 +99,7 @@ test('directories listed ahead answer as the engine\'s own listings while the tr
     () => fs.rmSync(path.join(w.cwd, '.agents'), { recursive: true, force: true }),
   ];
   try {
-    await untilServed(ahead, () => ahead.discover().then(() => {}));
+    await untilServed(ahead, () => ahead.discover().then(() => {}), w.roots);
     for (const [i, step] of steps.entries()) {
       step();
       for (let k = 0; k < 3; k++) {
@@ -182,8 +205,12 @@ test('a watch reads through its recording filesystem, never ahead', async () => 
 test('a process that discovers with the read-ahead exits by itself', () => {
   const script = `
     import { createSkilldex } from ${JSON.stringify(new URL('../index.js', import.meta.url).href)};
+    import fs from 'node:fs';
     const sk = createSkilldex(${JSON.stringify(ctx)});
+    const file = ${JSON.stringify(firstSkillFile(ws.roots))};
     for (let i = 0; i < 60 && sk.stats().prefetchedReads === 0; i++) {
+      const text = fs.readFileSync(file, 'latin1'); // a change, so that the call reads (untilServed)
+      fs.writeFileSync(file, text.endsWith(' ') ? text.slice(0, -1) : text + ' ', 'latin1');
       await sk.discover();
       await new Promise((r) => setTimeout(r, 10));
     }

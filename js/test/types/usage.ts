@@ -49,7 +49,7 @@ async function ok() {
   await sk.commands();
   await sk.ready();
   await sk.close();
-  const four: 4 = ABI_VERSION;
+  const five: 5 = ABI_VERSION;
 
   try {
     await sk.resolve('skill://nope');
@@ -79,7 +79,7 @@ async function ok() {
   };
   createSkilldex({ fs: strFs });
   createSkilldex({ fs: byteFs, wasm: new Uint8Array(0), stderr: (t: string) => console.log(t) });
-  return [names, level, always, size, f, depth, sev, winner, rawJson, raw2, n, four];
+  return [names, level, always, size, f, depth, sev, winner, rawJson, raw2, n, five];
 }
 
 async function notOk() {
