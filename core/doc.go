@@ -177,6 +177,16 @@
 //     source-off, ignored, not-included) and a reason in words; a name found
 //     nowhere is UNKNOWN_SKILL.
 //
+// # Discovering again
+//
+// A host that discovers again and again reuses what it can, never at the
+// cost of a byte of the result: [FrontmatterCache] keeps parsed
+// frontmatters by their bytes, and [RecordInputs] keeps what a discovery
+// asked its FS and was answered, so that [Inputs.Unchanged] can tell that
+// the same discovery now would give the same result (a read asked again
+// as its file's version, [Versioner], when that version stands for the
+// bytes read; inputs.go says when).
+//
 // # Calling the engine as data
 //
 // This package is the Go API only. The JSON form of a call (a request in,

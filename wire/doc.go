@@ -18,6 +18,11 @@
 //   - A request with "asciiReply":true gets its reply in the ASCII
 //     transport (ascii.go): every non-ASCII character escaped, the same
 //     JSON value, S54's digest still that of the canonical bytes.
+//   - A [Session] runs a host's calls one after another and answers a
+//     discover request whose every input is unchanged since the last one
+//     (what each listing, stat, realpath and read answered, a read asked
+//     again as its file's version: core.RecordInputs) with the last reply,
+//     byte for byte what the discovery would give (issue 13).
 //   - [AppendJSON] writes any engine result as its reply, for hosts and
 //     tests that call core directly; [ParseJSON] reads a reply's
 //     frontmatter back into a [core.Value].
