@@ -104,6 +104,15 @@ func (c Corpus) Replay(t *testing.T, swap *SwapFS, call func(request []byte) ([]
 			if !bytes.Equal(got, native) {
 				t.Errorf("%s: S42: %s and native differ\n%s: %s\nnative: %s", k.Path, c.Host, c.Host, got, native)
 			}
+			// Again on the same tree: a discovery is then answered from
+			// the last reply (wire.Session), which must be the same bytes.
+			again, err := call(k.Request)
+			if err != nil {
+				t.Fatalf("%s: again: %v", k.Path, err)
+			}
+			if !bytes.Equal(again, native) {
+				t.Errorf("%s: S42: %s's second call and native differ\n%s: %s\nnative: %s", k.Path, c.Host, c.Host, again, native)
+			}
 			if !c.OnDisk && k.Want != nil && !bytes.Equal(corpus.Indent(got), k.Want) {
 				t.Errorf("%s: %s's reply differs from want.json\ngot:\n%s\nwant:\n%s", k.Path, c.Host, corpus.Indent(got), k.Want)
 			}
@@ -113,8 +122,17 @@ func (c Corpus) Replay(t *testing.T, swap *SwapFS, call func(request []byte) ([]
 
 // SwapFS is a core.FS whose target changes between calls, so one instance
 // (its Go runtime initialised once) serves many trees. It is a
-// core.PrefixReader, as memfs, osfs and the corpus's fault wrapper are.
+// core.PrefixReader, as memfs, osfs and the corpus's fault wrapper are, and
+// a core.Versioner that gives the target's versions (ENOSYS when it has
+// none, as the fault wrapper).
 type SwapFS struct{ FS core.FS }
+
+func (s *SwapFS) FileVersion(p string) (core.FileVersion, error) {
+	if v, ok := s.FS.(core.Versioner); ok {
+		return v.FileVersion(p)
+	}
+	return core.FileVersion{}, &core.PathError{Op: "fileVersion", Path: p, Code: core.ENOSYS}
+}
 
 func (s *SwapFS) ReadDir(p string) ([]core.DirEntry, error) { return s.FS.ReadDir(p) }
 func (s *SwapFS) Stat(p string) (core.FileType, error)      { return s.FS.Stat(p) }

@@ -71,6 +71,7 @@ function install() {
 
 const ENGINES = [
   { id: 'skilldex', label: 'skilldex', cmd: () => process.execPath },
+  { id: 'skilldex-changed', label: 'skilldex, a SKILL.md changed before each call', cmd: () => process.execPath },
   { id: 'oh-my-pi', label: `oh-my-pi ${PEERS['@oh-my-pi/pi-coding-agent']} (Bun ${PEERS['@oven/bun-linux-x64']})`, cmd: () => bun },
   { id: 'pi-mono', label: `pi-mono ${PEERS['@mariozechner/pi-coding-agent']}`, cmd: () => process.execPath },
 ];
