@@ -29,6 +29,13 @@ import (
 // bytes compared, until it is old enough. Every other read is made again
 // and compared byte for byte.
 //
+// A discovery that follows a recorded one (whose inputs changed) needs no
+// version before its reads: a file whose version after the read is the one
+// the record before had for it has not changed since that record's read,
+// so this read got the same bytes, whenever it was made. Its reads may
+// then be made ahead, by a host's read-ahead ([Prefetcher]), and it costs
+// one stat a read.
+//
 // What this trusts: that a file whose version is unchanged holds the bytes
 // it held. The kernel sets the change time on every write, truncate,
 // link, unlink and rename of the file, and no caller can set it back.
@@ -310,10 +317,12 @@ func (r *recorder) versionBefore(p string) (FileVersion, bool) {
 	return v, err == nil
 }
 
-// read ends the record of a read of p that gave data and err: a read whose
-// file had version before (ok) and has it still is replaced by that
-// version, and any other keeps its bytes (the Inputs are no longer whole
-// once maxKeptBytes are kept).
+// read ends the record of a read of p that gave data and err. It is
+// replaced by its file's version when that version stands for the bytes:
+// the file had it just before the read (before, ok) and has it still, or,
+// in a discovery that follows another (r.last), the file has now the
+// version it had at that one's read. Any other read keeps its bytes (and
+// the record is dropped once maxKeptBytes are kept).
 func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, err error, before FileVersion, ok bool) {
 	if !r.in.whole {
 		return
@@ -331,7 +340,10 @@ func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, e
 	}
 	if err == nil && (ok || r.last != nil) {
 		after, aerr := r.versioner.FileVersion(p)
-		if r.last != nil && aerr == nil {
+		switch {
+		case ErrorCode(aerr) == ENOSYS:
+			r.versioner, r.last, ok = nil, nil, false
+		case r.last != nil && aerr == nil:
 			before, ok = r.last.find(kind, p)
 			if after.Ctime > r.now-racyMargin {
 				r.in.retryAt = max(r.in.retryAt, after.Ctime+racyMargin)

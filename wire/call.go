@@ -50,13 +50,20 @@ func Call(fsys core.FS, request []byte) []byte {
 
 // AppendCall is [Call] appending to b, so a host can reuse one buffer.
 func AppendCall(b []byte, fsys core.FS, request []byte) []byte {
-	out, _ := appendCall(b, fsys, request, nil)
+	out, _, _ := appendCall(b, fsys, request, nil)
 	return out
 }
 
-// appendCall is AppendCall; record, when set, wraps the FS a discover op
-// reads through (Session). failed reports an error reply.
-func appendCall(b []byte, fsys core.FS, request []byte, record func(core.FS) core.FS) (out []byte, failed bool) {
+// discoverHooks are what a Session changes in a discover op's call.
+type discoverHooks struct {
+	buffer []byte                // the reply goes here, in place of b
+	record func(core.FS) core.FS // wraps the FS the discovery reads through
+}
+
+// appendCall is AppendCall; with hooks, a discover op's reply goes to
+// hooks.buffer and its discovery reads through hooks.record (Session).
+// failed reports an error reply, discover a discover op.
+func appendCall(b []byte, fsys core.FS, request []byte, hooks *discoverHooks) (out []byte, failed, discover bool) {
 	start := len(b)
 	defer func() {
 		if r := recover(); r != nil {
@@ -65,14 +72,15 @@ func appendCall(b []byte, fsys core.FS, request []byte, record func(core.FS) cor
 	}()
 	var req Request
 	if err := decodeRequest(request, &req); err != nil {
-		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: " + err.Error()}), true
+		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: " + err.Error()}), true, false
 	}
 	op, ok := lookupOperation(req.Op)
 	if !ok {
-		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: unknown op " + strconv.Quote(req.Op)}), true
+		return appendError(b, &core.Error{Code: core.CodeBadRequest, Message: "bad request: unknown op " + strconv.Quote(req.Op)}), true, false
 	}
-	if record != nil && req.Op == "discover" {
-		fsys = record(fsys)
+	if hooks != nil && req.Op == "discover" {
+		b, start, discover = hooks.buffer, len(hooks.buffer), true
+		fsys = hooks.record(fsys)
 	}
 	res, err := op.run(fsys, &req, b)
 	if err != nil {
@@ -85,5 +93,5 @@ func appendCall(b []byte, fsys core.FS, request []byte, record func(core.FS) cor
 	if req.ASCIIReply {
 		res = escapeNonASCII(res, start)
 	}
-	return res, failed
+	return res, failed, discover
 }

@@ -8,12 +8,14 @@ import (
 )
 
 // A Session runs one host's calls, one after another (the wasm module has
-// one per instance), and owns the buffer its replies are written into. It
+// one per instance), and owns the buffers its replies are written into. It
 // remembers the last discovery's inputs ([core.RecordInputs]), and answers
 // the same discover request, when the filesystem answers every one of
 // those calls as it did ([core.Inputs.Unchanged]), with the reply still in
 // its buffer: no SKILL.md is read or parsed again (issue 13). Only the
-// discover op is answered so; every other op runs as [AppendCall] runs it.
+// discover op is answered so; every other op runs as [AppendCall] runs it,
+// into a buffer of its own, so that an editor's match between two
+// discoveries leaves the last discovery's reply standing.
 //
 // A session's first discovery records nothing, so that a process that
 // discovers once (a script, the CLI) pays nothing for it; the second and
@@ -23,7 +25,8 @@ import (
 // (core.Inputs.RetryAt): until then discoveries run as without a session.
 // The zero Session is ready to use.
 type Session struct {
-	reply       []byte
+	reply       []byte       // the last discover op's reply
+	other       []byte       // the last reply of another op
 	request     []byte       // the discover request whose reply is in reply
 	inputs      *core.Inputs // what that discovery asked; nil when none stands
 	discoveries int
@@ -43,9 +46,9 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 		return s.reply
 	}
 	last := s.inputs
-	s.inputs = nil
 	var inputs *core.Inputs
 	record := func(fsys core.FS) core.FS {
+		s.inputs = nil // the reply is about to be written over
 		if s.discoveries++; s.discoveries < 2 {
 			return fsys
 		}
@@ -59,8 +62,12 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 		fsys, inputs = core.RecordInputs(fsys, now, last)
 		return fsys
 	}
-	var failed bool
-	s.reply, failed = appendCall(s.reply[:0], fsys, request, record)
+	out, failed, discover := appendCall(s.other[:0], fsys, request, &discoverHooks{buffer: s.reply[:0], record: record})
+	if !discover {
+		s.other = out
+		return out
+	}
+	s.reply = out
 	switch {
 	case inputs == nil || failed:
 	case inputs.Whole():
@@ -68,7 +75,7 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 	default:
 		s.retryAt = inputs.RetryAt()
 	}
-	return s.reply
+	return out
 }
 
 // reusable reports whether the reply in s.reply answers request over fsys.
@@ -83,11 +90,14 @@ func (s *Session) reusable(fsys core.FS, request []byte) (ok bool) {
 	return s.inputs != nil && bytes.Equal(request, s.request) && s.inputs.Unchanged(fsys)
 }
 
-// Release drops the reply buffer, and what it holds, when its capacity is
+// Release drops a reply buffer, and what it holds, when its capacity is
 // over limit: one huge reply then does not pin its memory for the life of
 // the session.
 func (s *Session) Release(limit int) {
 	if cap(s.reply) > limit {
 		s.reply, s.inputs = nil, nil
+	}
+	if cap(s.other) > limit {
+		s.other = nil
 	}
 }

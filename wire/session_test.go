@@ -328,3 +328,28 @@ func corpusOSFS(t *testing.T, dir string) core.FS {
 	}
 	return fsys
 }
+
+// TestSessionOtherOps: another op between two discoveries (an editor's
+// match or prompt) has its own reply and leaves the last discovery's
+// standing.
+func TestSessionOtherOps(t *testing.T) {
+	m := memfs.New()
+	if err := m.WriteFile("/home/u/.claude/skills/a/SKILL.md", []byte("---\nname: a\ndescription: d\nglobs: \"*.go\"\n---\n")); err != nil {
+		t.Fatal(err)
+	}
+	discover := []byte(`{"op":"discover","cwd":"/work","home":"/home/u"}`)
+	match := []byte(`{"op":"match","cwd":"/work","home":"/home/u","paths":["x.go"]}`)
+	var s wire.Session
+	want := wire.Call(m, discover)
+	for i := 0; i < 3; i++ {
+		if got := s.Call(m, discover); !bytes.Equal(got, want) {
+			t.Fatalf("discover %d: %s", i, got)
+		}
+		if got, want := s.Call(m, match), wire.Call(m, match); !bytes.Equal(got, want) {
+			t.Fatalf("match %d: %s, want %s", i, got, want)
+		}
+	}
+	if s.Reused != 1 {
+		t.Fatalf("%d discoveries reused, want the third", s.Reused)
+	}
+}
