@@ -113,7 +113,6 @@ const (
 // record grows without copying itself.
 type Inputs struct {
 	chunks [][]byte
-	size   int  // bytes in chunks
 	kept   int  // bytes of reads kept
 	whole  bool // every answer could be kept
 	// retryAt is when a record that could not be kept may succeed: once
@@ -143,11 +142,7 @@ func (in *Inputs) add(rec []byte) {
 		n++
 	}
 	in.chunks[n-1] = append(in.chunks[n-1], rec...)
-	in.size += len(rec)
 }
-
-// Size is the bytes the record takes.
-func (in *Inputs) Size() int { return in.size }
 
 // RecordInputs returns fsys wrapped to record every call made through it
 // into the returned [Inputs], and the Inputs. now is the time the
@@ -391,11 +386,7 @@ func (l *lastReads) find(kind inputKind, p string) (FileVersion, bool) {
 			continue
 		}
 		seen++
-		d.bytes() // within
-		d.uvarint()
-		d.uvarint()
-		d.varint()
-		d.byte()
+		d.readHead()
 		if d.byte() == 1 {
 			v := d.version()
 			if k == kind && path == p && len(code) == 0 && !d.bad {
@@ -443,8 +434,7 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 				return false
 			}
 		default:
-			within := d.bytes()
-			x := read{n: int(d.uvarint()), got: int(d.uvarint()), size: d.varint(), complete: d.byte() == 1}
+			within, x := d.readHead()
 			if d.byte() == 1 {
 				v := d.version()
 				if versioner == nil {
@@ -612,6 +602,13 @@ func (d *decoder) version() FileVersion {
 	return FileVersion{Dev: d.uvarint(), Ino: d.uvarint(), Size: int64(d.uvarint()), Mtime: int64(d.uvarint()), Ctime: int64(d.uvarint())}
 }
 
+// readHead reads what a read's record holds before its version or bytes:
+// its within (empty when it is the path) and what it was asked and got.
+func (d *decoder) readHead() (within []byte, x read) {
+	within = d.bytes()
+	return within, read{n: int(d.uvarint()), got: int(d.uvarint()), size: d.varint(), complete: d.byte() == 1}
+}
+
 // skipAnswer reads past the answer of a call of kind ReadDir, Stat, Lstat
 // or Realpath.
 func (d *decoder) skipAnswer(kind inputKind) {
@@ -641,21 +638,11 @@ func (d *decoder) sameEntries(entries []DirEntry) bool {
 	return same
 }
 
-// readPrefixInto reads the start of p into buf as the recorder's
-// ReadFilePrefixInto does.
+// readPrefixInto reads the start of p into buf ([readPrefix]) as a
+// [PrefixReaderInto] would: complete only when the file fits.
 func readPrefixInto(fsys FS, p string, buf []byte) (int, bool, error) {
-	if pri, ok := fsys.(PrefixReaderInto); ok {
-		return pri.ReadFilePrefixInto(p, buf)
-	}
-	var data []byte
-	var complete bool
-	var err error
-	if pr, ok := fsys.(PrefixReader); ok {
-		data, complete, err = pr.ReadFilePrefix(p, len(buf))
-	} else if data, err = fsys.ReadFile(p); err == nil {
-		complete = len(data) <= len(buf)
-	}
-	return copy(buf, data), complete, err
+	data, complete, err := readPrefix(fsys, p, buf)
+	return copy(buf, data), complete && len(data) <= len(buf), err
 }
 
 func sameEntries(a, b []DirEntry) bool {

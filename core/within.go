@@ -64,21 +64,7 @@ func ReadFileWithin(fsys FS, within, p string, buf []byte) (n int, size int64, e
 	if code := checkWithin(fsys, within, p); code != "" {
 		return 0, 0, &PathError{Op: "readFile", Path: p, Code: code}
 	}
-	var data []byte
-	complete := true
-	if pri, ok := fsys.(PrefixReaderInto); ok {
-		var m int
-		if m, complete, err = pri.ReadFilePrefixInto(p, buf); err == nil && (m < 0 || m > len(buf)) {
-			err = &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
-		}
-		if err == nil {
-			data = buf[:m]
-		}
-	} else if pr, ok := fsys.(PrefixReader); ok {
-		data, complete, err = pr.ReadFilePrefix(p, len(buf))
-	} else {
-		data, err = fsys.ReadFile(p)
-	}
+	data, complete, err := readPrefix(fsys, p, buf)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -87,6 +73,27 @@ func ReadFileWithin(fsys FS, within, p string, buf []byte) (n int, size int64, e
 		size = int64(len(buf)) + 1
 	}
 	return copy(buf, data), size, nil
+}
+
+// readPrefix reads the start of p, at most len(buf) bytes, by the fastest
+// means fsys has: into buf ([PrefixReaderInto]), a prefix
+// ([PrefixReader]), or the whole file, which it returns whole (complete).
+func readPrefix(fsys FS, p string, buf []byte) (data []byte, complete bool, err error) {
+	if pri, ok := fsys.(PrefixReaderInto); ok {
+		var m int
+		if m, complete, err = pri.ReadFilePrefixInto(p, buf); err == nil && (m < 0 || m > len(buf)) {
+			err = &PathError{Op: "readFile", Path: p, Code: EIO} // a broken FS
+		}
+		if err == nil {
+			data = buf[:m]
+		}
+		return data, complete, err
+	}
+	if pr, ok := fsys.(PrefixReader); ok {
+		return pr.ReadFilePrefix(p, len(buf))
+	}
+	data, err = fsys.ReadFile(p)
+	return data, true, err
 }
 
 // checkWithin is ReadFileWithin's check over an FS that is not a

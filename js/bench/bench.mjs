@@ -55,7 +55,7 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generate, median, plainLoop } from './workspace.mjs';
+import { generate, median, plainLoop, skillFiles } from './workspace.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.resolve(here, '..');
@@ -151,7 +151,7 @@ async function warm(count) {
     }
     const memLast = sk.stats().memoryBytes;
     const changed = [];
-    for (const file of someSkillFiles(ws.roots, 3)) {
+    for (const file of skillFiles(ws.roots, 3)) {
       const text = fs.readFileSync(file, 'latin1');
       const at = text.indexOf('description: ') + 'description: '.length;
       fs.writeFileSync(file, text.slice(0, at) + (text[at] === 'Z' ? 'Y' : 'Z') + text.slice(at + 1), 'latin1');
@@ -183,22 +183,6 @@ async function warm(count) {
     await sk?.close();
     if (!flags.keep) fs.rmSync(ws.dir, { recursive: true, force: true });
   }
-}
-
-/**
- * The first n SKILL.md files of the first root that has them.
- * @param {string[]} roots @param {number} n
- */
-function someSkillFiles(roots, n) {
-  const out = [];
-  for (const root of roots) {
-    for (const name of fs.readdirSync(root).sort()) {
-      const file = path.join(root, name, 'SKILL.md');
-      if (out.length < n && fs.lstatSync(path.join(root, name)).isDirectory() && fs.existsSync(file)) out.push(file);
-    }
-    if (out.length >= n) break;
-  }
-  return out;
 }
 
 /** Cold CLI against bare node, interleaved. */

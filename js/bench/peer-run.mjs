@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { plainLoop } from './workspace.mjs';
+import { plainLoop, skillFiles, touchBody } from './workspace.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const peers = path.resolve(here, '../../build/peers/node_modules');
@@ -43,10 +43,9 @@ async function load() {
       const sk = createSkilldex({ cwd: ws.cwd, home: ws.home, options: ws.options });
       await sk.ready();
       if (engine === 'skilldex') return async () => (await sk.discover()).skills.length;
-      const file = firstSkillFile(ws.roots);
+      const [file] = skillFiles(ws.roots, 1);
       return async () => {
-        const text = fs.readFileSync(file, 'latin1');
-        fs.writeFileSync(file, text.endsWith(' ') ? text.slice(0, -1) : text + ' ', 'latin1');
+        touchBody(file);
         return (await sk.discover()).skills.length;
       };
     }
@@ -74,17 +73,6 @@ async function load() {
     }
   }
   throw new Error(`unknown engine ${engine}`);
-}
-
-/** The SKILL.md of the first skill folder of the first root that has one. @param {string[]} roots */
-function firstSkillFile(roots) {
-  for (const root of roots) {
-    for (const name of fs.readdirSync(root).sort()) {
-      const file = path.join(root, name, 'SKILL.md');
-      if (fs.lstatSync(path.join(root, name)).isDirectory() && fs.existsSync(file)) return file;
-    }
-  }
-  throw new Error('no SKILL.md in the workspace');
 }
 
 const run = await load();

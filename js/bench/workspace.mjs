@@ -234,3 +234,32 @@ export const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
+
+/**
+ * The SKILL.md files of the first n skill folders (sorted by name, links
+ * left out) of the roots, root after root.
+ * @param {string[]} roots @param {number} n
+ * @returns {string[]}
+ */
+export function skillFiles(roots, n) {
+  const out = [];
+  for (const root of roots) {
+    for (const name of fs.readdirSync(root).sort()) {
+      if (out.length >= n) return out;
+      const file = path.join(root, name, 'SKILL.md');
+      if (fs.lstatSync(path.join(root, name)).isDirectory() && fs.existsSync(file)) out.push(file);
+    }
+  }
+  return out;
+}
+
+/**
+ * Change a SKILL.md's body, not what a discovery reports: a blank at its
+ * end, or none. A discovery after it reads in full (an unchanged tree is
+ * answered from the last reply, wasm/ABI.md#file_version).
+ * @param {string} file
+ */
+export function touchBody(file) {
+  const text = fs.readFileSync(file, 'latin1');
+  fs.writeFileSync(file, text.endsWith(' ') ? text.slice(0, -1) : text + ' ', 'latin1');
+}

@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { createSkilldex, createNodeFS } from '../index.js';
 import { tuning } from '../src/prefetch.js';
 import { loadCorpus, writeTree } from './corpus.js';
-import { generate } from '../bench/workspace.mjs';
+import { generate, skillFiles, touchBody } from '../bench/workspace.mjs';
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-prefetch-e2e-')));
 const ws = generate(300);
@@ -37,30 +37,13 @@ const ctx = { cwd: ws.cwd, home: ws.home, options: ws.options };
  * @param {import('../index.js').Skilldex} sk @param {() => Promise<void>} f @param {string[]} [roots]
  */
 async function untilServed(sk, f, roots = ws.roots, rounds = 60) {
-  const file = firstSkillFile(roots);
+  const [file] = skillFiles(roots, 1);
   for (let i = 0; i < rounds && sk.stats().prefetchedReads === 0; i++) {
-    touch(file);
+    touchBody(file);
     await f();
     await new Promise((r) => setTimeout(r, 10));
   }
   assert.ok(sk.stats().prefetchedReads > 0, 'the read-ahead never served a read');
-}
-
-/** Change file's body: a blank at its end, or none. @param {string} file */
-function touch(file) {
-  const text = fs.readFileSync(file, 'latin1');
-  fs.writeFileSync(file, text.endsWith(' ') ? text.slice(0, -1) : text + ' ', 'latin1');
-}
-
-/** The SKILL.md of the first skill folder of the first root that has one. @param {string[]} roots */
-function firstSkillFile(roots) {
-  for (const root of roots) {
-    for (const name of fs.readdirSync(root).sort()) {
-      const file = path.join(root, name, 'SKILL.md');
-      if (fs.lstatSync(path.join(root, name)).isDirectory() && fs.existsSync(file)) return file;
-    }
-  }
-  throw new Error('no SKILL.md in ' + roots.join(', '));
 }
 
 test('discover over the default filesystem reads ahead and answers byte for byte as a discovery without it', async () => {
@@ -205,12 +188,11 @@ test('a watch reads through its recording filesystem, never ahead', async () => 
 test('a process that discovers with the read-ahead exits by itself', () => {
   const script = `
     import { createSkilldex } from ${JSON.stringify(new URL('../index.js', import.meta.url).href)};
-    import fs from 'node:fs';
+    import { touchBody } from ${JSON.stringify(new URL('../bench/workspace.mjs', import.meta.url).href)};
     const sk = createSkilldex(${JSON.stringify(ctx)});
-    const file = ${JSON.stringify(firstSkillFile(ws.roots))};
+    const file = ${JSON.stringify(skillFiles(ws.roots, 1)[0])};
     for (let i = 0; i < 60 && sk.stats().prefetchedReads === 0; i++) {
-      const text = fs.readFileSync(file, 'latin1'); // a change, so that the call reads (untilServed)
-      fs.writeFileSync(file, text.endsWith(' ') ? text.slice(0, -1) : text + ' ', 'latin1');
+      touchBody(file); // a change, so that the call reads (untilServed)
       await sk.discover();
       await new Promise((r) => setTimeout(r, 10));
     }
