@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Reusing a discovery whose inputs have not changed (issue 13).
+// Reusing a discovery whose inputs have not changed (SPEC S42, S61).
 //
 // A discovery is a function of its request and of what its FS answered: the
 // same answers to the same calls give the same result, byte for byte. So a
@@ -17,35 +17,35 @@ import (
 // stands, and no SKILL.md is read or parsed again.
 //
 // Asking again is cheap for everything but the reads: a listing, a stat
-// or a realpath is made again as it was. A read is replaced by the file's
-// [FileVersion] (one stat), which an FS that can vouch for it gives
-// ([Versioner]): the device, inode, size and modification and change times
-// of the file the path names now. A read is taken as repeatable that way
-// only when its file had the same version just before it and just after it
-// (so the bytes read are that version's), and when the file's change time
-// lay racyMargin before the discovery began: a file changed twice within
-// one tick of its filesystem's clock (a second on some), the same size
-// both times, keeps its version, so a file that recent is read again, its
-// bytes compared, until it is old enough. Every other read is made again
-// and compared byte for byte.
+// or a realpath is made again as it was. A read is replaced by a
+// [FileVersion] (device, inode, size, modification and change times) when
+// one is known to stand for the bytes read:
+//   - a checked read ([ContainedReader]) of an FS that is a
+//     [VersionedReader] gives the version of the file it opened, taken on
+//     the opened file itself: the bytes read are that file's, whatever the
+//     path named before or after;
+//   - any other read is bracketed: the path's version just before and just
+//     after the read, when the two are equal.
 //
-// A discovery that follows a recorded one (whose inputs changed) needs no
-// version before its reads: a file whose version after the read is the one
-// the record before had for it has not changed since that record's read,
-// so this read got the same bytes, whenever it was made. Its reads may
-// then be made ahead, by a host's read-ahead ([Prefetcher]), and it costs
-// one stat a read.
+// In both cases the file's change time must lie racyMargin before the
+// discovery began: a file changed twice within one tick of its
+// filesystem's clock (a second on some), the same size both times, keeps
+// its version, so a file that recent is read again, its bytes compared,
+// until it is old enough. Every other read is made again and compared byte
+// for byte.
+//
+// The check that replaces a read ([Versioner]) follows no link at the end
+// of the path, as the checked read it stands for allowed none there: a
+// SKILL.md replaced by a link to the same file moved elsewhere has another
+// answer (a link is not a regular file), and the discovery is made again.
+// The folders above it are the record's own listings and realpaths.
 //
 // What this trusts: that a file whose version is unchanged holds the bytes
 // it held. The kernel sets the change time on every write, truncate,
 // link, unlink and rename of the file, and no caller can set it back.
 // What a replaced read never does is yield new bytes: it stands for bytes
 // read earlier under SPEC S44's check, so nothing outside a skill can
-// reach a result this way. (Between the two versions of a recorded read,
-// a path swapped to another checked file and back within microseconds
-// would leave the other file's bytes standing until the path's file
-// changes; it needs two swaps in that window, and what stands was read
-// inside the same boundary.)
+// reach a result this way.
 
 // FileVersion is what a filesystem tells of a regular file's contents
 // without reading them. Equal versions of a path at two moments mean the
@@ -57,12 +57,50 @@ type FileVersion struct {
 }
 
 // Versioner is an optional capability of an [FS]: FileVersion returns the
-// version of the regular file path names, following links (a directory:
-// EISDIR; anything else that is not a regular file: EINVAL; the errors of
-// Stat otherwise). An FS that cannot vouch for a file returns ENOSYS, and
-// its reads are then made again rather than trusted.
+// version of the regular file path names, following no link at its last
+// element (a link there: EINVAL; a directory: EISDIR; anything else that is
+// not a regular file: EINVAL; the errors of Lstat otherwise). An FS that
+// cannot vouch for a file returns ENOSYS, and its reads are then made
+// again rather than trusted.
 type Versioner interface {
 	FileVersion(path string) (FileVersion, error)
+}
+
+// VersionedReader is an optional capability of a [ContainedReader]:
+// ReadFileWithin that also gives the version of the file it opened, taken
+// on the opened file (fstat(2) on its descriptor), so that the version is
+// the one of the bytes read, whatever the path names before or after. A
+// read that cannot tell gives the zero FileVersion.
+type VersionedReader interface {
+	ContainedReader
+	ReadFileWithinVersion(within, path string, buf []byte) (n int, size int64, v FileVersion, err error)
+}
+
+// ReadFileWithinVersion is [VersionedReader.ReadFileWithinVersion] over
+// any FS: fsys's own when it is a VersionedReader; otherwise
+// [ReadFileWithin] bracketed by two versions of path ([Versioner]), the
+// version when they are equal, else (or without versions) the zero one.
+// Hosts of the wasm module answer read_file_within with it when the
+// engine asks for the version (wasm/ABI.md#read_file_within).
+func ReadFileWithinVersion(fsys FS, within, p string, buf []byte) (n int, size int64, v FileVersion, err error) {
+	if vr, ok := fsys.(VersionedReader); ok {
+		return vr.ReadFileWithinVersion(within, p, buf)
+	}
+	versioner, _ := fsys.(Versioner)
+	if versioner != nil {
+		if v, err = versioner.FileVersion(p); err != nil {
+			v = FileVersion{}
+		}
+	}
+	if n, size, err = ReadFileWithin(fsys, within, p, buf); err != nil {
+		return 0, 0, FileVersion{}, err
+	}
+	if v != (FileVersion{}) {
+		if after, err := versioner.FileVersion(p); err != nil || after != v {
+			v = FileVersion{}
+		}
+	}
+	return n, size, v, nil
 }
 
 // ENOSYS is the code of a [Versioner] that cannot give a file's version.
@@ -95,7 +133,7 @@ const (
 // answered ([RecordInputs]). The calls are kept as bytes, not values: a
 // discovery of 10,000 skills makes about as many calls, and a slice of
 // records with a string or two each took twice the memory and kept the
-// collector busy (issue 13's bound on linear memory). Each call is
+// collector busy (the engine module's bound on linear memory). Each call is
 //
 //	kind byte, path, code, then by kind:
 //	  ReadDir:  count uvarint, and count times: type byte, name
@@ -146,51 +184,29 @@ func (in *Inputs) add(rec []byte) {
 
 // RecordInputs returns fsys wrapped to record every call made through it
 // into the returned [Inputs], and the Inputs. now is the time the
-// discovery begins (nanoseconds since the Unix epoch).
-//
-// last is the record of the discovery before, when this one follows it
-// (its files changed): a read whose file still has the version it had
-// then is known to have read the bytes it read then, so one version, taken
-// after the read, stands for it, and the read may have been made ahead
-// (the wrapper is then a [Prefetcher] when fsys is one). Without last,
-// each read takes a version before and after, and the wrapper is no
-// Prefetcher, so that every read is made between the two. The wrapper is
-// an [FS], a [ContainedReader] when fsys is one, and a [PrefixReaderInto].
-func RecordInputs(fsys FS, now int64, last *Inputs) (FS, *Inputs) {
+// discovery begins (nanoseconds since the Unix epoch). The wrapper is an
+// [FS], a [ContainedReader] when fsys is one, and a [PrefixReaderInto];
+// never a [Prefetcher], so that every read is made by the recorder, which
+// takes its version.
+func RecordInputs(fsys FS, now int64) (FS, *Inputs) {
 	in := &Inputs{whole: true}
 	r := &recorder{fsys: fsys, in: in, now: now}
 	r.versioner, _ = fsys.(Versioner)
-	if last != nil && last.whole && r.versioner != nil {
-		r.last = &lastReads{d: decoder{chunks: last.chunks}}
-	}
-	cr, contained := fsys.(ContainedReader)
-	pf, prefetches := fsys.(Prefetcher)
-	switch {
-	case contained && prefetches && r.last != nil:
-		return &prefetchingRecorder{containedRecorder{r, cr}, pf}, in
-	case contained:
+	if cr, ok := fsys.(ContainedReader); ok {
+		r.vr, _ = fsys.(VersionedReader)
 		return &containedRecorder{recorder: r, cr: cr}, in
 	}
 	return r, in
 }
 
-// prefetchingRecorder is the recorder of a [ContainedReader] and
-// [Prefetcher] that follows a record: its hints go through.
-type prefetchingRecorder struct {
-	containedRecorder
-	pf Prefetcher
-}
-
-func (r *prefetchingRecorder) PrefetchWithin(paths []byte, cap int) { r.pf.PrefetchWithin(paths, cap) }
-
 type recorder struct {
 	fsys      FS
 	versioner Versioner
+	vr        VersionedReader // fsys, when it is one
 	in        *Inputs
 	now       int64
-	rec       []byte     // the call being recorded
-	lastPath  string     // the last call's path
-	last      *lastReads // the reads of the discovery before, or nil
+	rec       []byte // the call being recorded
+	lastPath  string // the last call's path
 }
 
 // call starts the record of a call in r.rec; end adds it.
@@ -248,22 +264,22 @@ func (r *recorder) Realpath(p string) (string, error) {
 }
 
 func (r *recorder) ReadFile(p string) ([]byte, error) {
-	v, ok := r.versionBefore(p)
+	before := r.version(p)
 	data, err := r.fsys.ReadFile(p)
 	r.call(askReadFile, p, err)
-	r.read(askReadFile, p, "", read{n: 0, got: len(data)}, data, err, v, ok)
+	r.read(askReadFile, p, "", read{n: 0, got: len(data)}, data, err, r.bracket(p, before))
 	return data, err
 }
 
 func (r *recorder) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
-	v, ok := r.versionBefore(p)
+	before := r.version(p)
 	n, complete, err := readPrefixInto(r.fsys, p, buf)
 	var data []byte
 	if err == nil && n >= 0 && n <= len(buf) {
 		data = buf[:n]
 	}
 	r.call(askReadPrefix, p, err)
-	r.read(askReadPrefix, p, "", read{n: len(buf), got: n, complete: complete}, data, err, v, ok)
+	r.read(askReadPrefix, p, "", read{n: len(buf), got: n, complete: complete}, data, err, r.bracket(p, before))
 	return n, complete, err
 }
 
@@ -274,8 +290,17 @@ type containedRecorder struct {
 }
 
 func (r *containedRecorder) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
-	v, ok := r.versionBefore(p)
-	n, size, err := r.cr.ReadFileWithin(within, p, buf)
+	var n int
+	var size int64
+	var err error
+	var v FileVersion
+	if r.vr != nil && r.in.whole {
+		n, size, v, err = r.vr.ReadFileWithinVersion(within, p, buf)
+	} else {
+		before := r.version(p)
+		n, size, err = r.cr.ReadFileWithin(within, p, buf)
+		v = r.bracket(p, before)
+	}
 	var data []byte
 	if err == nil && n >= 0 && n <= len(buf) {
 		data = buf[:n]
@@ -284,7 +309,7 @@ func (r *containedRecorder) ReadFileWithin(within, p string, buf []byte) (int, i
 	if within == p {
 		within = ""
 	}
-	r.read(askReadWithin, p, within, read{n: len(buf), got: n, size: size}, data, err, v, ok)
+	r.read(askReadWithin, p, within, read{n: len(buf), got: n, size: size}, data, err, v)
 	return n, size, err
 }
 
@@ -295,30 +320,40 @@ type read struct {
 	complete bool
 }
 
-// versionBefore is the version of p before a read, when it is old enough
-// to stand for the bytes (racyMargin).
-func (r *recorder) versionBefore(p string) (FileVersion, bool) {
-	if r.versioner == nil || !r.in.whole || r.last != nil {
-		return FileVersion{}, false
+// version is the version of p now, or the zero version when it has none
+// (or the record is no longer kept).
+func (r *recorder) version(p string) FileVersion {
+	if r.versioner == nil || !r.in.whole {
+		return FileVersion{}
 	}
 	v, err := r.versioner.FileVersion(p)
 	if ErrorCode(err) == ENOSYS {
 		r.versioner = nil // it has no versions to give: ask no more
 	}
-	if err == nil && v.Ctime > r.now-racyMargin {
-		r.in.retryAt = max(r.in.retryAt, v.Ctime+racyMargin)
-		return v, false
+	if err != nil {
+		return FileVersion{}
 	}
-	return v, err == nil
+	return v
+}
+
+// bracket is the version that stands for a read of p made after the
+// version before was taken: the version after it, when the two are equal.
+func (r *recorder) bracket(p string, before FileVersion) FileVersion {
+	if before == (FileVersion{}) {
+		return before
+	}
+	if after := r.version(p); after != before {
+		return FileVersion{}
+	}
+	return before
 }
 
 // read ends the record of a read of p that gave data and err. It is
-// replaced by its file's version when that version stands for the bytes:
-// the file had it just before the read (before, ok) and has it still, or,
-// in a discovery that follows another (r.last), the file has now the
-// version it had at that one's read. Any other read keeps its bytes (and
-// the record is dropped once maxKeptBytes are kept).
-func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, err error, before FileVersion, ok bool) {
+// replaced by v, the version of the file it read (or zero), when v stands
+// for the bytes: the file's change time lies racyMargin before the
+// discovery began. Any other read keeps its bytes (and the record is
+// dropped once maxKeptBytes are kept).
+func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, err error, v FileVersion) {
 	if !r.in.whole {
 		return
 	}
@@ -333,71 +368,25 @@ func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, e
 		r.in.whole, r.in.chunks, r.in.retryAt = false, nil, math.MaxInt64 // a broken FS: not worth keeping
 		return
 	}
-	if err == nil && (ok || r.last != nil) {
-		after, aerr := r.versioner.FileVersion(p)
-		switch {
-		case ErrorCode(aerr) == ENOSYS:
-			r.versioner, r.last, ok = nil, nil, false
-		case r.last != nil && aerr == nil:
-			before, ok = r.last.find(kind, p)
-			if after.Ctime > r.now-racyMargin {
-				r.in.retryAt = max(r.in.retryAt, after.Ctime+racyMargin)
-			}
-		}
-		if ok && aerr == nil && after == before {
-			r.rec = appendVersion(append(b, 1), before)
+	if err == nil && v != (FileVersion{}) {
+		if v.Ctime <= r.now-racyMargin {
+			r.rec = appendVersion(append(b, 1), v)
 			r.end()
 			return
 		}
+		r.in.retryAt = max(r.in.retryAt, v.Ctime+racyMargin)
 	}
 	if r.in.kept += len(data); r.in.kept > maxKeptBytes {
 		// Too many recent files to keep: this record cannot be asked
 		// again, so it stops here and lets its memory go.
 		r.in.whole, r.in.chunks = false, nil
-		if r.versioner == nil {
+		if r.versioner == nil && r.vr == nil {
 			r.in.retryAt = math.MaxInt64 // nor will any later one
 		}
 		return
 	}
 	r.rec = append(binary.AppendUvarint(append(b, 0), uint64(len(data))), data...)
 	r.end()
-}
-
-// lastReads walks the reads of the record before, in step with the
-// discovery being recorded, which makes them in the same order but for
-// the files that came and went.
-type lastReads struct {
-	d decoder
-}
-
-// lookAhead is how many reads of the record before find looks past the
-// last one it found: a discovery that follows one makes its reads in the
-// same order, skipping those of skills removed since.
-const lookAhead = 64
-
-// find returns the version by which the record before stood for its read
-// of p (of this kind), if it had one.
-func (l *lastReads) find(kind inputKind, p string) (FileVersion, bool) {
-	d := l.d
-	for seen := 0; seen < lookAhead && d.more(); {
-		k, path, code := inputKind(d.byte()), d.path(), d.bytes()
-		if k < askReadFile {
-			d.skipAnswer(k)
-			continue
-		}
-		seen++
-		d.readHead()
-		if d.byte() == 1 {
-			v := d.version()
-			if k == kind && path == p && len(code) == 0 && !d.bad {
-				l.d = d
-				return v, true
-			}
-			continue
-		}
-		d.bytes() // the bytes kept
-	}
-	return FileVersion{}, false
 }
 
 // Unchanged reports whether fsys answers every call of the record as it

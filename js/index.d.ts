@@ -64,13 +64,18 @@ interface FileSystemBase<P> {
    * an error with code 'EXDEV' when it lies outside; a directory is 'EISDIR',
    * any other non-regular file 'EINVAL'. The default node:fs filesystem has it;
    * without it the engine's realpath check before the read is all there is.
+   * When version is given, set its fields to the version of the file opened
+   * (fstat of its descriptor, so that it is the version of the bytes read);
+   * a filesystem that cannot tell leaves it alone, and the engine then takes
+   * fileVersion just before and just after the read.
    */
-  readFileWithin?(within: P, path: P, buf: Uint8Array): number;
+  readFileWithin?(within: P, path: P, buf: Uint8Array, version?: Partial<MutableFileVersion>): number;
   /**
-   * Optional: the version of the regular file path names, following links
-   * (wasm/ABI.md#file_version): null or undefined (or an ENOENT error) when
-   * it does not exist, an error with code 'EISDIR' for a directory and
-   * 'EINVAL' for another non-regular file. With it, a discovery whose every
+   * Optional: the version of the regular file path names, following no link
+   * at its last element (wasm/ABI.md#file_version, SPEC S61): null or
+   * undefined (or an ENOENT error) when it does not exist, an error with
+   * code 'EISDIR' for a directory and 'EINVAL' for a link or another
+   * non-regular file. With it, a discovery whose every
    * input is unchanged since the last one is answered without reading its
    * SKILL.md files again (the change time is what tells, so it must be the
    * one the system sets on every change). The default filesystems have it;
@@ -87,6 +92,9 @@ export interface FileVersion {
   readonly mtimeNs: number | bigint;
   readonly ctimeNs: number | bigint;
 }
+
+/** What readFileWithin sets when asked for a version: the fields of a FileVersion. */
+export type MutableFileVersion = { -readonly [K in keyof FileVersion]: FileVersion[K] };
 
 export interface StringFileSystem extends FileSystemBase<string> {
   readonly bytePaths?: false;

@@ -110,14 +110,20 @@ func newRawHost(t *testing.T, fsys core.FS) *rawHost {
 		return put(mem, data, stack)
 	})
 	// read_file_within over a memfs: the realpath checked against within
-	// (ABI.md#read_file_within), then read_file.
-	add(abi.ImportReadFileWithin, 7, func(mem api.Memory, within string, stack []uint64) abi.Errno {
+	// (ABI.md#read_file_within), then read_file; the version, when asked,
+	// bracketed (core.ReadFileWithinVersion).
+	add(abi.ImportReadFileWithin, 8, func(mem api.Memory, within string, stack []uint64) abi.Errno {
 		pb, _ := mem.Read(uint32(stack[2]), uint32(stack[3]))
 		c := uint32(stack[5])
 		buf, _ := mem.Read(uint32(stack[4]), c)
-		n, size, err := core.ReadFileWithin(h.fsys, within, string(pb), buf)
+		n, size, v, err := core.ReadFileWithinVersion(h.fsys, within, string(pb), buf)
 		if err != nil {
 			return errno(err)
+		}
+		if vp := uint32(stack[7]); vp != 0 {
+			for i, x := range []uint64{v.Dev, v.Ino, uint64(v.Size), uint64(v.Mtime), uint64(v.Ctime)} {
+				mem.WriteUint64Le(vp+uint32(8*i), x)
+			}
 		}
 		if size > int64(n) {
 			mem.WriteUint32Le(uint32(stack[6]), uint32(min(size, 1<<32-1)))

@@ -32,7 +32,7 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 		}
 		return cat(b, call(idx), []byte{opDrop}, i64Const(0))
 	}
-	const readDir, stat, lstat, readFile, realpath, fileVersion = 0, 1, 2, 3, 4, 6
+	const readDir, stat, lstat, readFile, realpath, fileVersion, readFileWithin = 0, 1, 2, 3, 4, 6, 7
 	for _, tc := range []struct {
 		name    string
 		body    []byte
@@ -54,6 +54,8 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 		{"file_version out", imp(fileVersion, req, 2, bad), "/f", "buffer"},
 		// All 40 bytes must lie in memory, not just the first word.
 		{"file_version out at the end", imp(fileVersion, req, 2, 65536-32), "/f", "buffer"},
+		{"read_file_within version", imp(readFileWithin, req, 2, req, 2, 0, 64, 128, bad), "/f", "buffer"},
+		{"read_file_within version at the end", imp(readFileWithin, req, 2, req, 2, 0, 64, 128, 65536-32), "/f", "buffer"},
 		{"reply outside memory", i64Const(uint64(bad)<<32 | 64), "/", "outside memory"},
 		{"unreachable", []byte{opUnreachable}, "/", "unreachable"},
 	} {

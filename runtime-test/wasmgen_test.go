@@ -124,7 +124,7 @@ func cat(parts ...[]byte) []byte {
 	return b
 }
 
-// hostImports are seven imports of the ABI, function indices 0..6 in this
+// hostImports are eight imports of the ABI, function indices 0..7 in this
 // order (the fake guests need no others).
 var hostImports = []wasmImport{
 	{abi.HostModule, abi.ImportReadDir, []byte{i32, i32, i32, i32, i32}, []byte{i32}},
@@ -134,6 +134,7 @@ var hostImports = []wasmImport{
 	{abi.HostModule, abi.ImportRealpath, []byte{i32, i32, i32, i32, i32}, []byte{i32}},
 	{abi.HostModule, abi.ImportParseFrontmatter, []byte{i32, i32, i32, i32, i32, i32, i32}, []byte{i32}},
 	{abi.HostModule, abi.ImportFileVersion, []byte{i32, i32, i32}, []byte{i32}},
+	{abi.HostModule, abi.ImportReadFileWithin, []byte{i32, i32, i32, i32, i32, i32, i32, i32}, []byte{i32}},
 }
 
 // fakeGuest is a module with the ABI's exports (version, alloc at 1024, a

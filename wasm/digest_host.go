@@ -13,7 +13,7 @@ import (
 // bytes at out (ABI.md#sha256). OK: written. Any other errno: the host
 // declined, and out is untouched.
 //
-//go:wasmimport skilldex_host_v5 sha256
+//go:wasmimport skilldex_host_v6 sha256
 func hostSHA256(data unsafe.Pointer, dataLen uint32, out unsafe.Pointer) uint32
 
 // digestOut is where the host writes a hash: a package variable, so the

@@ -14,7 +14,7 @@ import (
 // for the text at path goes into buf. BufferTooSmall: *outLen is the size
 // needed. EIO: the frontmatter module failed.
 //
-//go:wasmimport skilldex_host_v5 parse_frontmatter
+//go:wasmimport skilldex_host_v6 parse_frontmatter
 func hostParseFrontmatter(path unsafe.Pointer, pathLen uint32, text unsafe.Pointer, textLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // parsed is the scratch buffer of parseFrontmatter, reused from file to file.

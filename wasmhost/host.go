@@ -84,14 +84,18 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 			mem := mod.Memory()
 			within := readPath(mem, name, stack)
 			path := readPath(mem, name, stack[2:])
+			var version []byte // the version asked for, which must lie in memory
+			if p := uint32(stack[7]); p != 0 {
+				version = buffer(mem, name, p, abi.FileVersionSize)
+			}
 			e := abi.EIO
 			if inst != nil {
-				e = inst.readFileWithin(mem, within, path, uint32(stack[4]), uint32(stack[5]), uint32(stack[6]))
+				e = inst.readFileWithin(mem, within, path, uint32(stack[4]), uint32(stack[5]), uint32(stack[6]), version)
 				inst.traceCall(name, path, e)
 			}
 			stack[0] = uint64(e)
-		}), []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, i32x1).
-		WithParameterNames("within_ptr", "within_len", "path_ptr", "path_len", "buf_ptr", "buf_cap", "out_len_ptr").
+		}), []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, i32x1).
+		WithParameterNames("within_ptr", "within_len", "path_ptr", "path_len", "buf_ptr", "buf_cap", "out_len_ptr", "version_ptr").
 		Export(abi.ImportReadFileWithin)
 	b.NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
@@ -315,11 +319,21 @@ func (inst *instance) readFile(mem api.Memory, path string, buf, bufCap, outLen 
 // readFileWithin is read_file_within (ABI.md#read_file_within): over a
 // [core.ContainedReader] (osfs) the file opened is checked against within;
 // over any other FS (memfs, a test's wrapper) its realpath is
-// ([core.ReadFileWithin]): since ABI 3 the guest relies on the check.
-func (inst *instance) readFileWithin(mem api.Memory, within, path string, buf, bufCap, outLen uint32) abi.Errno {
+// ([core.ReadFileWithin]): since ABI 3 the guest relies on the check. When
+// version is not nil, the version of the file read goes there
+// ([core.ReadFileWithinVersion]; zeros when the FS cannot tell).
+func (inst *instance) readFileWithin(mem api.Memory, within, path string, buf, bufCap, outLen uint32, version []byte) abi.Errno {
 	const op = abi.ImportReadFileWithin
-	// Over an FS without its own check (memfs), the realpath's (ABI 3).
-	n, size, err := core.ReadFileWithin(inst.e.fsys, within, path, buffer(mem, op, buf, bufCap))
+	var n int
+	var size int64
+	var err error
+	if version != nil {
+		var v core.FileVersion
+		n, size, v, err = core.ReadFileWithinVersion(inst.e.fsys, within, path, buffer(mem, op, buf, bufCap))
+		putFileVersion(version, v)
+	} else {
+		n, size, err = core.ReadFileWithin(inst.e.fsys, within, path, buffer(mem, op, buf, bufCap))
+	}
 	if err != nil {
 		return errnoOf(err)
 	}

@@ -12,7 +12,7 @@ import (
 // remembers the last discovery's inputs ([core.RecordInputs]), and answers
 // the same discover request, when the filesystem answers every one of
 // those calls as it did ([core.Inputs.Unchanged]), with the reply still in
-// its buffer: no SKILL.md is read or parsed again (issue 13). Only the
+// its buffer: no SKILL.md is read or parsed again (SPEC S61). Only the
 // discover op is answered so; every other op runs as [AppendCall] runs it,
 // into a buffer of its own, so that an editor's match between two
 // discoveries leaves the last discovery's reply standing.
@@ -45,7 +45,6 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 		s.Reused++
 		return s.reply
 	}
-	last := s.inputs
 	var inputs *core.Inputs
 	record := func(fsys core.FS) core.FS {
 		s.inputs = nil // the reply is about to be written over
@@ -59,7 +58,7 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 		if now < s.retryAt {
 			return fsys // the last record met files too recent: as fast as without
 		}
-		fsys, inputs = core.RecordInputs(fsys, now, last)
+		fsys, inputs = core.RecordInputs(fsys, now)
 		return fsys
 	}
 	out, failed, discover := appendCall(s.other[:0], fsys, request, &discoverHooks{buffer: s.reply[:0], record: record})

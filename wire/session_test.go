@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -352,4 +353,160 @@ func TestSessionOtherOps(t *testing.T) {
 	if s.Reused != 1 {
 		t.Fatalf("%d discoveries reused, want the third", s.Reused)
 	}
+}
+
+// TestSessionSeesEveryMove moves parts of every discover case's tree the
+// way an attacker with a cloned repository would, after the session has
+// recorded a discovery (SPEC S61): each file moved out of the tree and
+// replaced by a link to it (the same file, so the same version through the
+// link: a fresh discovery says link-outside), each folder moved out and
+// replaced by a link to it, and each folder exchanged with a sibling (the
+// same files under other names). The session's next reply must be what a
+// fresh discovery of the changed tree gives.
+func TestSessionSeesEveryMove(t *testing.T) {
+	tried := 0
+	for _, c := range discoverCases(t) {
+		if len(c.Faults) > 0 {
+			continue
+		}
+		for _, e := range changes(c) {
+			if e.Type == core.TypeSymlink {
+				continue
+			}
+			moves := []string{"link-out"}
+			siblings := siblingDirs(c, e)
+			if len(siblings) > 0 {
+				moves = append(moves, "exchange")
+			}
+			for _, how := range moves {
+				// A filesystem that checks its reads itself, as every host's
+				// does: the recorded discovery makes no lstat of its own.
+				x := &exchangingFS{FS: memfs.New()}
+				m := x.FS
+				if err := c.Build(m); err != nil {
+					t.Fatal(err)
+				}
+				var s wire.Session
+				s.Call(x, c.Request)
+				s.Call(x, c.Request)
+				var err error
+				switch how {
+				case "link-out":
+					outside := "/elsewhere-" + strings.ReplaceAll(e.Path, "/", "_")
+					if err = m.Rename(e.Path, outside); err == nil {
+						err = m.Symlink(outside, e.Path)
+					}
+				case "exchange":
+					err = m.Exchange(e.Path, siblings[0])
+				}
+				if err != nil {
+					t.Fatalf("%s: %s %s: %v", c.Name, how, e.Path, err)
+				}
+				tried++
+				want := wire.Call(m, c.Request)
+				if got := s.Call(x, c.Request); !bytes.Equal(got, want) {
+					t.Fatalf("%s: %s %s: the session replied\n%s\nwant\n%s", c.Name, how, e.Path, got, want)
+				}
+			}
+		}
+	}
+	if tried < 1000 {
+		t.Fatalf("only %d moves tried", tried)
+	}
+	t.Logf("%d moves tried", tried)
+}
+
+// siblingDirs are the folders beside e, when e is a folder.
+func siblingDirs(c *corpus.Case, e corpus.Entry) []string {
+	if e.Type != core.TypeDir {
+		return nil
+	}
+	var out []string
+	for _, f := range changes(c) {
+		if f.Type == core.TypeDir && f.Path != e.Path && path.Dir(f.Path) == path.Dir(e.Path) {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// TestSessionExchangeDuringRead: a skill folder exchanged with a sibling
+// just before the session's recorded read of its SKILL.md and exchanged
+// back just after (the read opens the sibling's file under this name; the
+// path names the first file again before and after) must not leave the
+// sibling's bytes in later replies (SPEC S61): the version that stands for
+// a read is the opened file's, which the path no longer names.
+func TestSessionExchangeDuringRead(t *testing.T) {
+	tried := 0
+	for _, c := range discoverCases(t) {
+		if len(c.Faults) > 0 {
+			continue
+		}
+		for _, e := range c.Entries {
+			if e.Type != core.TypeFile || path.Base(e.Path) != "SKILL.md" {
+				continue
+			}
+			dir := path.Dir(e.Path)
+			siblings := siblingDirs(c, corpus.Entry{Path: dir, Type: core.TypeDir})
+			if len(siblings) == 0 {
+				continue
+			}
+			m := &exchangingFS{FS: memfs.New()}
+			if err := c.Build(m.FS); err != nil {
+				t.Fatal(err)
+			}
+			var s wire.Session
+			s.Call(m, c.Request)
+			m.read, m.a, m.b = e.Path, dir, siblings[0]
+			s.Call(m, c.Request) // recorded, the exchange around e's read
+			if m.read != "" {
+				continue // e is not read through a checked read
+			}
+			tried++
+			if got, want := s.Call(m, c.Request), wire.Call(m.FS, c.Request); !bytes.Equal(got, want) {
+				t.Fatalf("%s: %s exchanged with %s during its read: the session replied\n%s\nwant\n%s", c.Name, dir, siblings[0], got, want)
+			}
+		}
+	}
+	if tried < 50 {
+		t.Fatalf("only %d exchanges tried", tried)
+	}
+	t.Logf("%d exchanges tried", tried)
+}
+
+// exchangingFS is a memfs whose checked reads give the version of the file
+// they read, as the hosts do from the opened descriptor
+// (core.VersionedReader). Its next read of read exchanges the folders a and
+// b just before and just after.
+type exchangingFS struct {
+	*memfs.FS
+	read, a, b string
+}
+
+func (x *exchangingFS) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
+	n, size, _, err := x.ReadFileWithinVersion(within, p, buf)
+	return n, size, err
+}
+
+func (x *exchangingFS) ReadFileWithinVersion(within, p string, buf []byte) (int, int64, core.FileVersion, error) {
+	if p == x.read {
+		x.read = ""
+		if err := x.FS.Exchange(x.a, x.b); err != nil {
+			panic(err)
+		}
+		defer func() {
+			if err := x.FS.Exchange(x.a, x.b); err != nil {
+				panic(err)
+			}
+		}()
+	}
+	n, size, err := core.ReadFileWithin(x.FS, within, p, buf)
+	if err != nil {
+		return 0, 0, core.FileVersion{}, err
+	}
+	v, err := x.FS.FileVersion(p)
+	if err != nil {
+		v = core.FileVersion{}
+	}
+	return n, size, v, nil
 }

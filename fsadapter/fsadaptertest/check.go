@@ -32,10 +32,11 @@
 //     ReadFile for several n (0, 1, the length and around it, more), reports
 //     complete exactly when the whole file fits, fails like ReadFile, and
 //     does not alias its result;
-//   - when the FS implements [core.Versioner], FileVersion gives a file the
-//     version of its realpath, the same when asked twice, with the file's
-//     size, EISDIR for a directory, or the Stat code (or ENOSYS for any
-//     path, from an FS that cannot tell);
+//   - when the FS implements [core.Versioner], FileVersion follows no link
+//     at the path's last element: it gives a file the version of its
+//     realpath, the same when asked twice, with the file's size; EISDIR
+//     for a directory, EINVAL for a link or anything else, or the Lstat
+//     code (or ENOSYS for any path, from an FS that cannot tell);
 //   - every error is a [*core.PathError] whose Op is the method's name
 //     ("readDir", "stat", "lstat", "readFile" (for ReadFilePrefix too),
 //     "realpath", "fileVersion") and whose Path is the path the caller passed, so no host
@@ -299,20 +300,24 @@ func (c *checker) probe(pr probe) {
 	}
 }
 
-// version checks FileVersion on p: a file's version is its realpath's,
-// the same when asked again, and carries the file's size; anything else
-// fails as Stat does (a directory: EISDIR). An FS that cannot tell may
-// answer ENOSYS for any path.
+// version checks FileVersion on p, which follows no link at its last
+// element: a file's version is its realpath's, the same when asked again,
+// and carries the file's size; a directory fails with EISDIR, a link or
+// anything else with EINVAL, a path Lstat fails on as Lstat does. An FS
+// that cannot tell may answer ENOSYS for any path.
 func (c *checker) version(v core.Versioner, p string, pr probe, data string, isFile bool) {
 	got, err := v.FileVersion(p)
 	code := c.code("fileVersion", p, err)
-	want := pr.stat
-	if pr.stat == "dir" {
+	want := pr.lstat
+	switch pr.lstat {
+	case "dir":
 		want = core.EISDIR
+	case "symlink", "other":
+		want = core.EINVAL
 	}
 	switch {
 	case code == core.ENOSYS:
-	case pr.stat == "file" && isFile:
+	case pr.lstat == "file" && isFile:
 		again, err2 := v.FileVersion(p)
 		real, err3 := v.FileVersion(c.abs(pr.real))
 		if code != "" || err2 != nil || err3 != nil || got != again || got != real || got.Size != int64(len(data)) {

@@ -222,13 +222,20 @@ func TestCheck_broken(t *testing.T) {
 			}
 			return data, complete, err
 		}}, `the returned slice aliases`},
-		{"version of the link, not its target", versionWrapper{&wrapper{FS: m}, func(p string) (core.FileVersion, error) {
-			v, err := m.FileVersion(p)
-			if t, _ := m.Lstat(p); t == core.TypeSymlink {
-				v.Ino++
+		{"version through a link at the end", versionWrapper{&wrapper{FS: m}, func(p string) (core.FileVersion, error) {
+			if real, err := m.Realpath(p); err == nil {
+				return m.FileVersion(real) // follows the last link: a version for /rel-file
 			}
-			return v, err
+			return m.FileVersion(p)
 		}}, `FileVersion("/rel-file") = {Dev:0 Ino:`},
+		{"version of a link inside the path", versionWrapper{&wrapper{FS: m}, func(p string) (core.FileVersion, error) {
+			if t, _ := m.Lstat(p); t == core.TypeFile {
+				if real, _ := m.Realpath(p); real != p {
+					return core.FileVersion{}, &core.PathError{Op: "fileVersion", Path: p, Code: core.EINVAL}
+				}
+			}
+			return m.FileVersion(p)
+		}}, `want one version`},
 		{"version of a directory", versionWrapper{&wrapper{FS: m}, func(p string) (core.FileVersion, error) {
 			if t, err := m.Stat(p); err == nil && t == core.TypeDir {
 				return core.FileVersion{}, nil

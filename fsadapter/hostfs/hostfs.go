@@ -25,33 +25,35 @@ import (
 // Result: OK, BufferTooSmall, or a failure errno (ENOENT, ENOTDIR, EACCES,
 // ELOOP, EIO, ...).
 //
-//go:wasmimport skilldex_host_v5 read_dir
+//go:wasmimport skilldex_host_v6 read_dir
 func hostReadDir(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostStat writes the type of path, following symlinks, to *outType
 // (ABI.md#stat). Result: OK or a failure errno (ENOENT, ENOTDIR, ELOOP, ...).
 //
-//go:wasmimport skilldex_host_v5 stat
+//go:wasmimport skilldex_host_v6 stat
 func hostStat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 
 // hostLstat is hostStat without following a final symlink (ABI.md#lstat).
 //
-//go:wasmimport skilldex_host_v5 lstat
+//go:wasmimport skilldex_host_v6 lstat
 func hostLstat(path unsafe.Pointer, pathLen uint32, outType *uint32) uint32
 
 // hostReadFileWithin is hostReadFile for a file that must lie inside the
 // directory within (a realpath, compared as a string): the host checks the
 // file it actually opened and answers EXDEV when it lies outside
-// (ABI.md#read_file_within, SPEC S44).
+// (ABI.md#read_file_within, SPEC S44). When version is not 0, the host
+// also writes there the version of the file it opened (abi.FileVersionSize
+// bytes, zeros when it cannot tell).
 //
-//go:wasmimport skilldex_host_v5 read_file_within
-func hostReadFileWithin(within unsafe.Pointer, withinLen uint32, path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
+//go:wasmimport skilldex_host_v6 read_file_within
+func hostReadFileWithin(within unsafe.Pointer, withinLen uint32, path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32, version unsafe.Pointer) uint32
 
 // hostPrefetchWithin tells the host of the read_file_within calls the
 // engine is about to make (ABI.md#prefetch_within): a hint, whose result
 // the engine ignores.
 //
-//go:wasmimport skilldex_host_v5 prefetch_within
+//go:wasmimport skilldex_host_v6 prefetch_within
 func hostPrefetchWithin(list unsafe.Pointer, listLen, bufCap uint32) uint32
 
 // hostReadFile writes the first min(size, bufCap) bytes of the file at path
@@ -60,22 +62,22 @@ func hostPrefetchWithin(list unsafe.Pointer, listLen, bufCap uint32) uint32
 // bufCap are written, and *outLen is the size (at least bufCap+1).
 // Failures: ENOENT, EISDIR, EACCES, ELOOP, EIO, ...
 //
-//go:wasmimport skilldex_host_v5 read_file
+//go:wasmimport skilldex_host_v6 read_file
 func hostReadFile(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostRealpath writes the canonical path of path (absolute, no symlinks, no
 // . or ..) into buf (ABI.md#realpath). OK: *outLen is its length.
 // BufferTooSmall: *outLen is the length needed. Failures: ENOENT, ELOOP, ...
 //
-//go:wasmimport skilldex_host_v5 realpath
+//go:wasmimport skilldex_host_v6 realpath
 func hostRealpath(path unsafe.Pointer, pathLen uint32, buf unsafe.Pointer, bufCap uint32, outLen *uint32) uint32
 
 // hostFileVersion writes the version of the regular file path names,
-// following links, to out (abi.FileVersionSize bytes, ABI.md#file_version).
+// following no link at its last element, to out (abi.FileVersionSize bytes, ABI.md#file_version).
 // Result: OK, ENOSYS when the host cannot tell, or the errno of a stat
 // (EISDIR for a directory, EINVAL for another non-regular file).
 //
-//go:wasmimport skilldex_host_v5 file_version
+//go:wasmimport skilldex_host_v6 file_version
 func hostFileVersion(path unsafe.Pointer, pathLen uint32, out unsafe.Pointer) uint32
 
 // FS is a [core.FS], [core.PrefixReader] and [core.PrefixReaderInto] over the host imports. The zero
@@ -142,6 +144,7 @@ var (
 	_ core.PrefixReaderInto = (*FS)(nil)
 	_ core.ContainedReader  = (*FS)(nil)
 	_ core.Prefetcher       = (*FS)(nil)
+	_ core.VersionedReader  = (*FS)(nil)
 	_ core.Versioner        = (*FS)(nil)
 )
 
@@ -376,26 +379,51 @@ func (f *FS) ReadFilePrefixInto(path string, buf []byte) (int, bool, error) {
 // ([core.ContainedReader]); size is the file's size as the host reports it
 // (more than len(buf) when the file goes on).
 func (f *FS) ReadFileWithin(within, path string, buf []byte) (int, int64, error) {
+	n, size, _, err := f.readFileWithin(within, path, buf, false)
+	return n, size, err
+}
+
+// ReadFileWithinVersion is ReadFileWithin that also gives the version of
+// the file the host opened ([core.VersionedReader]); zero when the host
+// cannot tell.
+func (f *FS) ReadFileWithinVersion(within, path string, buf []byte) (int, int64, core.FileVersion, error) {
+	return f.readFileWithin(within, path, buf, true)
+}
+
+func (f *FS) readFileWithin(within, path string, buf []byte, versioned bool) (int, int64, core.FileVersion, error) {
 	f.mu.Lock()
 	defer f.unlock()
 	f.outLen = 0
-	e := hostReadFileWithin(strPtr(within), uint32(len(within)), strPtr(path), uint32(len(path)), bufPtr(buf), uint32(len(buf)), &f.outLen)
+	var version unsafe.Pointer
+	if versioned {
+		f.version = [5]uint64{}
+		version = unsafe.Pointer(&f.version)
+	}
+	e := hostReadFileWithin(strPtr(within), uint32(len(within)), strPtr(path), uint32(len(path)), bufPtr(buf), uint32(len(buf)), &f.outLen, version)
 	f.traffic += callTraffic
+	var n int
+	var size int64
 	switch e {
 	case abi.OK:
 		if int(f.outLen) > len(buf) {
 			violation("readFile", path, "out_len exceeds buf_cap")
 		}
 		f.traffic += uint64(f.outLen)
-		return int(f.outLen), int64(f.outLen), nil
+		n, size = int(f.outLen), int64(f.outLen)
 	case abi.BufferTooSmall:
 		if int(f.outLen) <= len(buf) {
 			violation("readFile", path, "BufferTooSmall with out_len <= buf_cap")
 		}
 		f.traffic += uint64(len(buf))
-		return len(buf), int64(f.outLen), nil
+		n, size = len(buf), int64(f.outLen)
+	default:
+		return 0, 0, core.FileVersion{}, fail("readFile", path, e)
 	}
-	return 0, 0, fail("readFile", path, e)
+	var v core.FileVersion
+	if versioned {
+		v = f.fileVersion()
+	}
+	return n, size, v, nil
 }
 
 // PrefetchWithin hands the host the list of reads (ABI.md#prefetch_within).
@@ -419,6 +447,11 @@ func (f *FS) FileVersion(path string) (core.FileVersion, error) {
 		}
 		return core.FileVersion{}, fail("fileVersion", path, e)
 	}
+	return f.fileVersion(), nil
+}
+
+// fileVersion is the version the host wrote to f.version.
+func (f *FS) fileVersion() core.FileVersion {
 	v := &f.version
-	return core.FileVersion{Dev: v[0], Ino: v[1], Size: int64(v[2]), Mtime: int64(v[3]), Ctime: int64(v[4])}, nil
+	return core.FileVersion{Dev: v[0], Ino: v[1], Size: int64(v[2]), Mtime: int64(v[3]), Ctime: int64(v[4])}
 }

@@ -127,6 +127,63 @@ func (fsys *FS) Remove(p string) error {
 	return nil
 }
 
+// Rename moves the entry at oldPath (not followed) to newPath, keeping it:
+// a file keeps its version, as rename(2) keeps an inode. newPath's folder
+// must exist and newPath must not (EEXIST).
+func (fsys *FS) Rename(oldPath, newPath string) error {
+	return fsys.move("rename", oldPath, newPath, false)
+}
+
+// Exchange swaps the entries at a and b (not followed), as
+// renameat2(RENAME_EXCHANGE) does: both must exist.
+func (fsys *FS) Exchange(a, b string) error {
+	return fsys.move("exchange", a, b, true)
+}
+
+func (fsys *FS) move(op, a, b string, exchange bool) error {
+	for _, p := range []string{a, b} {
+		if !strings.HasPrefix(p, "/") || path.Clean(p) == "/" {
+			return &core.PathError{Op: op, Path: p, Code: core.EINVAL}
+		}
+	}
+	a, b = path.Clean(a), path.Clean(b)
+	fsys.mu.Lock()
+	defer fsys.mu.Unlock()
+	parent := func(p string) (*node, error) {
+		dir, _, code := fsys.resolve(path.Dir(p), true)
+		if code == "" && dir.typ != core.TypeDir {
+			code = core.ENOTDIR
+		}
+		if code != "" {
+			return nil, &core.PathError{Op: op, Path: p, Code: code}
+		}
+		return dir, nil
+	}
+	da, err := parent(a)
+	if err != nil {
+		return err
+	}
+	db, err := parent(b)
+	if err != nil {
+		return err
+	}
+	na, nb := da.children[path.Base(a)], db.children[path.Base(b)]
+	switch {
+	case na == nil:
+		return &core.PathError{Op: op, Path: a, Code: core.ENOENT}
+	case exchange && nb == nil:
+		return &core.PathError{Op: op, Path: b, Code: core.ENOENT}
+	case !exchange && nb != nil:
+		return &core.PathError{Op: op, Path: b, Code: "EEXIST"}
+	}
+	delete(da.children, path.Base(a))
+	if nb != nil {
+		da.children[path.Base(a)] = nb
+	}
+	db.children[path.Base(b)] = na
+	return nil
+}
+
 // add links n into the tree at the absolute path p.
 func (fsys *FS) add(op, p string, n *node) error {
 	if !strings.HasPrefix(p, "/") || path.Clean(p) == "/" {
@@ -351,14 +408,15 @@ func (fsys *FS) Realpath(p string) (string, error) {
 	return real, err
 }
 
-// FileVersion returns the version of the file p names, following links
-// ([core.Versioner]): the number of the write that made it. Nothing changes
-// a file here but WriteFile, so equal versions are equal bytes, whenever
-// they were taken (the change time is zero: never too recent).
+// FileVersion returns the version of the file p names, following no link
+// at its last element ([core.Versioner]): the number of the write that
+// made it. Nothing changes a file here but WriteFile, so equal versions are
+// equal bytes, whenever they were taken (the change time is zero: never
+// too recent).
 func (fsys *FS) FileVersion(p string) (core.FileVersion, error) {
 	fsys.mu.RLock()
 	defer fsys.mu.RUnlock()
-	f, _, code := fsys.resolve(p, true)
+	f, _, code := fsys.resolve(p, false)
 	switch {
 	case code != "":
 	case f.typ == core.TypeDir:

@@ -64,6 +64,7 @@ var (
 	_ core.PrefixReaderInto = (*FS)(nil)
 	_ core.ContainedReader  = (*FS)(nil)
 	_ core.Versioner        = (*FS)(nil)
+	_ core.VersionedReader  = (*FS)(nil)
 )
 
 // New returns the FS of the whole host filesystem.
@@ -144,14 +145,14 @@ func (f *FS) Stat(p string) (core.FileType, error) {
 }
 
 // FileVersion returns the version of the regular file p names, following
-// symlinks ([core.Versioner]): ENOSYS on a system whose stat has no change
-// time.
+// no link at its last element ([core.Versioner]): ENOSYS on a system whose
+// stat has no change time.
 func (f *FS) FileVersion(p string) (core.FileVersion, error) {
 	h, err := f.host("fileVersion", p)
 	if err != nil {
 		return core.FileVersion{}, err
 	}
-	fi, err := os.Stat(h)
+	fi, err := os.Lstat(h)
 	if err != nil {
 		return core.FileVersion{}, wrap("fileVersion", p, err)
 	}
@@ -313,31 +314,41 @@ func (f *FS) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
 // [os.Root] at within, which refuses any link out of it. size is the file's size from fstat; when
 // the file holds more than len(buf) bytes, size > len(buf).
 func (f *FS) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
+	n, size, _, err := f.ReadFileWithinVersion(within, p, buf)
+	return n, size, err
+}
+
+// ReadFileWithinVersion is ReadFileWithin that also gives the version of
+// the file it opened, from the fstat of its descriptor
+// ([core.VersionedReader]); the zero version on a system whose stat has no
+// change time.
+func (f *FS) ReadFileWithinVersion(within, p string, buf []byte) (int, int64, core.FileVersion, error) {
 	h, err := f.host("readFile", p)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, core.FileVersion{}, err
 	}
-	if n, size, handled, err := f.readWithin(h, within, p, buf); handled {
-		return n, size, err
+	if n, size, v, handled, err := f.readWithin(h, within, p, buf); handled {
+		return n, size, v, err
 	}
 	file, err := f.openWithin(h, within, p)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, core.FileVersion{}, err
 	}
 	defer file.Close()
 	fi, err := file.Stat()
 	if err != nil {
-		return 0, 0, wrap("readFile", p, err)
+		return 0, 0, core.FileVersion{}, wrap("readFile", p, err)
 	}
+	v, _ := statVersion(fi)
 	got := 0
 	for got < len(buf) {
 		m, err := file.Read(buf[got:])
 		got += m
 		if err == io.EOF {
-			return got, int64(got), nil
+			return got, int64(got), v, nil
 		}
 		if err != nil {
-			return 0, 0, wrap("readFile", p, err)
+			return 0, 0, core.FileVersion{}, wrap("readFile", p, err)
 		}
 	}
 	size := fi.Size()
@@ -351,7 +362,7 @@ func (f *FS) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
 			size = int64(got)
 		}
 	}
-	return got, size, nil
+	return got, size, v, nil
 }
 
 // openWithin opens the regular file p (host path h) when the file opened

@@ -2,7 +2,11 @@
 
 package osfs
 
-import "os"
+import (
+	"os"
+
+	"github.com/skilldex/skilldex/core"
+)
 
 // realpath resolves the absolute host path h.
 func realpath(h string) (string, error) { return evalSymlinks(h) }
@@ -12,6 +16,6 @@ func realpath(h string) (string, error) { return evalSymlinks(h) }
 func openedName(*os.File) (string, bool) { return "", false }
 
 // readWithin has no fast path here: ReadFileWithin takes the portable one.
-func (f *FS) readWithin(h, within, p string, buf []byte) (int, int64, bool, error) {
-	return 0, 0, false, nil
+func (f *FS) readWithin(h, within, p string, buf []byte) (int, int64, core.FileVersion, bool, error) {
+	return 0, 0, core.FileVersion{}, false, nil
 }

@@ -190,7 +190,7 @@ export function createDenoFS(Deno, nodefs) {
       if (s === null) return nodeOps.fileVersion(p);
       let st;
       try {
-        st = Deno.statSync(s);
+        st = Deno.lstatSync(s);
       } catch (e) {
         if (/** @type {any} */ (e)?.code === 'ENOENT') return null;
         throw e;
@@ -202,9 +202,9 @@ export function createDenoFS(Deno, nodefs) {
       return { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: BigInt(st.mtime.getTime()) * 1000000n, ctimeNs: BigInt(ctime.getTime()) * 1000000n };
     },
 
-    readFileWithin(within, p, buf) {
+    readFileWithin(within, p, buf, version) {
       const s = text(p);
-      if (s === null || !procFD) return nodeOps.readFileWithin(within, p, buf);
+      if (s === null || !procFD) return nodeOps.readFileWithin(within, p, buf, version);
       if (missing.has(s)) missingError(s);
       let fd;
       try {
@@ -224,14 +224,19 @@ export function createDenoFS(Deno, nodefs) {
         } catch {
           procFD = false;
         }
-        if (typeof name !== 'string' || name.includes(LOSSY)) return nodeOps.readFileWithin(within, p, buf);
+        if (typeof name !== 'string' || name.includes(LOSSY)) return nodeOps.readFileWithin(within, p, buf, version);
         const w = typeof within === 'string' ? encoder.encode(within) : within;
         if (!insideText(name, w)) {
           regular(proc);
           throw withCode(new Error('EXDEV: the file opened lies outside ' + text(w)), 'EXDEV');
         }
         const special = name.startsWith('/proc/') || name.startsWith('/sys/');
-        return readSettled(nodefs, fd, buf, probe, special, () => regular(proc));
+        const n = readSettled(nodefs, fd, buf, probe, special, () => regular(proc));
+        if (version) {
+          const st = nodefs.fstatSync(fd, { bigint: true });
+          Object.assign(version, { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs });
+        }
+        return n;
       } finally {
         nodefs.closeSync(fd);
       }
@@ -270,11 +275,11 @@ export function createDenoFS(Deno, nodefs) {
  * @returns {(a: any, b?: any, c?: any) => any}
  */
 function quiet(f) {
-  return (a, b, c) => {
+  return (a, b, c, d) => {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
-      return f(a, b, c);
+      return f(a, b, c, d);
     } finally {
       Error.stackTraceLimit = limit;
     }

@@ -1,6 +1,6 @@
 // @ts-check
 // The host side of wasm/ABI.md: compiles the module once per process,
-// instantiates it per engine, implements the skilldex_host_v5 imports over a
+// instantiates it per engine, implements the skilldex_host_v6 imports over a
 // JS filesystem object, serialises calls and replaces an instance after a
 // trap. It translates only: requests go to Go as JSON, unvalidated. The
 // frontmatter module (the complete YAML path) is instantiated only when the
@@ -8,8 +8,8 @@
 
 import { createWasi, wasiMissing, WasiExit } from './wasi.js';
 
-export const ABI_VERSION = 5;
-const HOST_MODULE = 'skilldex_host_v5';
+export const ABI_VERSION = 6;
+const HOST_MODULE = 'skilldex_host_v6';
 const WASI_MODULE = 'wasi_snapshot_preview1';
 
 /** errno table of ABI.md#errno */
@@ -160,7 +160,7 @@ function insideBytes(real, within) {
 const bytesOf = (s) => (typeof s === 'string' ? encoder.encode(s) : s);
 
 /**
- * The skilldex_host_v5 imports over fs; parseFrontmatter runs the
+ * The skilldex_host_v6 imports over fs; parseFrontmatter runs the
  * frontmatter module (it throws when that module fails); sha256, where the
  * runtime has a synchronous one, hashes S54's digest (null: the module
  * hashes it itself, ABI.md#sha256).
@@ -257,6 +257,69 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, readAhead = ()
     }
     dv.setUint32(outLen, size, true);
     return 0;
+  };
+
+  /**
+   * The version fileVersion gives for a path, as five bigints, or null.
+   * @param {Uint8Array} path @returns {(bigint | null)[] | null}
+   */
+  const versionOf = (path) => {
+    if (typeof fs.fileVersion !== 'function') return null;
+    try {
+      const v = notPromise(fs.fileVersion(asPath(path)), 'fileVersion');
+      return v == null ? null : [v.dev, v.ino, v.size, v.mtimeNs, v.ctimeNs].map(u64);
+    } catch (e) {
+      if (e instanceof GuestFault) throw e;
+      return null;
+    }
+  };
+
+  /** Whether fs.readFileWithin has given the version of a file it read. */
+  let fillsVersion = false;
+
+  /**
+   * read_file_within asking for the version of the file read
+   * (ABI.md#read_file_within): never from the read-ahead, whose reads
+   * carry no version.
+   */
+  const versionedRead = (/** @type {number} */ wp, /** @type {number} */ wn, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen, /** @type {number} */ vp) => {
+    /** @type {(bigint | null)[] | null} */
+    let fields = null;
+    let size;
+    try {
+      enter('read_file_within', p, n, ptr, cap, outLen);
+      if (wp + wn > u8.length) throw new GuestFault('read_file_within', 'within', wp, wn, u8.length);
+      if (vp + 40 > u8.length) throw new GuestFault('read_file_within', 'version pointer', vp, 40, u8.length);
+      const within = u8.slice(wp, wp + wn), path = u8.slice(p, p + n);
+      u8.fill(0, vp, vp + 40);
+      /** @type {{dev?: number | bigint, ino?: number | bigint, size?: number | bigint, mtimeNs?: number | bigint, ctimeNs?: number | bigint}} */
+      const opened = {};
+      const before = fillsVersion ? null : versionOf(path);
+      if (typeof fs.readFileWithin === 'function') {
+        size = notPromise(fs.readFileWithin(asPath(within), asPath(path), u8.subarray(ptr, ptr + cap), opened), 'readFileWithin');
+      } else {
+        const e = checkWithin(within, path);
+        if (e !== 0) return e;
+        const r = imports.read_file(p, n, ptr, cap, outLen);
+        if (r !== 0 && r !== BUFFER_TOO_SMALL) return r;
+        refresh();
+        size = r === 0 ? dv.getUint32(outLen, true) : Math.max(dv.getUint32(outLen, true), cap + 1);
+      }
+      if (opened.ino !== undefined) {
+        fillsVersion = true;
+        fields = [opened.dev, opened.ino, opened.size, opened.mtimeNs, opened.ctimeNs].map(u64);
+      } else if (before) {
+        const after = versionOf(path);
+        fields = after && after.every((x, i) => x !== null && x === before[i]) ? before : null;
+      }
+    } catch (e) {
+      return fsErrno(e);
+    }
+    const r = sized(size, cap, outLen);
+    if (fields && !fields.includes(null)) {
+      for (let i = 0; i < 5; i++) dv.setBigUint64(vp + 8 * i, /** @type {bigint} */ (fields[i]), true);
+    }
+    return r;
   };
 
   /** @type {(b: Uint8Array) => any} a path as fs takes it (pathArg's form) */
@@ -369,8 +432,14 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, readAhead = ()
     // SPEC S44): the filesystem checks the file it opened. One without
     // readFileWithin (MemoryFS: nothing changes during a call) is checked
     // by its realpath first (checkWithin), then read as read_file.
-    read_file_within(/** @type {number} */ wp, /** @type {number} */ wn, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen) {
-      (wp >>>= 0), (wn >>>= 0), (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0);
+    // With vp not 0, the engine asks for the version of the file read
+    // (40 bytes, as file_version writes them; zeros when it cannot tell):
+    // the filesystem's own, taken on the file it opened (readFileWithin's
+    // fourth argument), else fileVersion's just before and just after the
+    // read when the two are equal.
+    read_file_within(/** @type {number} */ wp, /** @type {number} */ wn, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen, /** @type {number} */ vp) {
+      (wp >>>= 0), (wn >>>= 0), (p >>>= 0), (n >>>= 0), (ptr >>>= 0), (cap >>>= 0), (outLen >>>= 0), (vp >>>= 0);
+      if (vp !== 0) return versionedRead(wp, wn, p, n, ptr, cap, outLen, vp);
       if (typeof fs.readFileWithin !== 'function') {
         try {
           enter('read_file_within', p, n, ptr, cap, outLen);

@@ -20,7 +20,7 @@ const rejects = async (p, code) => {
   });
 };
 
-test('ABI_VERSION is 5', () => assert.equal(ABI_VERSION, 5));
+test('ABI_VERSION is 6', () => assert.equal(ABI_VERSION, 6));
 
 test('discover: skills, warnings, shadowed (S27)', async () => {
   const r = await sk.discover();

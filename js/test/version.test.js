@@ -38,7 +38,7 @@ const codeOf = (/** @type {() => unknown} */ f) => {
   }
 };
 
-test('fileVersion: a file\'s device, inode, size and times; its link\'s are its own; it changes with the file (ABI.md#file_version)', async () => {
+test('fileVersion: a file\'s device, inode, size and times; a link at the end is not followed; it changes with the file (ABI.md#file_version, S61)', async () => {
   const dir = path.join(tmp, 'v');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'SKILL.md');
@@ -49,7 +49,7 @@ test('fileVersion: a file\'s device, inode, size and times; its link\'s are its 
   assert.equal(BigInt(v.size), 3n);
   assert.equal(BigInt(v.ino), BigInt(fs.statSync(file).ino));
   assert.ok(BigInt(v.ctimeNs) > 0n && BigInt(v.mtimeNs) > 0n);
-  assert.deepEqual(fsys.fileVersion(path.join(dir, 'link.md')), v);
+  assert.equal(codeOf(() => fsys.fileVersion(path.join(dir, 'link.md'))), 'EINVAL');
   assert.deepEqual(fsys.fileVersion(file), v);
   assert.equal(fsys.fileVersion(path.join(dir, 'missing')) ?? null, null);
   assert.equal(codeOf(() => fsys.fileVersion(dir)), 'EISDIR');
@@ -105,5 +105,82 @@ test('discover: an unchanged tree gives the same result call after call, and eve
     }
   } finally {
     await sk.close();
+  }
+});
+
+test('discover: a SKILL.md replaced by a link to the same file moved out, and folders exchanged around a read, are seen by a long-lived engine (S61)', async () => {
+  const dir = path.join(tmp, 'attack');
+  const skills = path.join(dir, 'home/.claude/skills');
+  const outside = path.join(dir, 'outside');
+  fs.mkdirSync(outside, { recursive: true });
+  const write = (/** @type {string} */ name) => {
+    fs.mkdirSync(path.join(skills, name), { recursive: true });
+    fs.writeFileSync(path.join(skills, name, 'SKILL.md'), `---\nname: ${name}\ndescription: the skill ${name}\n---\nbody\n`);
+  };
+  for (let i = 0; i < 40; i++) write(`s${String(i).padStart(2, '0')}`);
+  await new Promise((r) => setTimeout(r, 3200)); // versions stand for bytes from now on
+  const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
+  const fresh = async () => {
+    const other = createSkilldex();
+    try {
+      return await other.discover(ctx);
+    } finally {
+      await other.close();
+    }
+  };
+  // mv a ../outside/a; mkdir a; ln -s ../outside/a/SKILL.md a/SKILL.md
+  const sk = createSkilldex();
+  try {
+    await sk.discover(ctx);
+    await sk.discover(ctx);
+    await sk.discover(ctx);
+    fs.renameSync(path.join(skills, 's05'), path.join(outside, 's05'));
+    fs.mkdirSync(path.join(skills, 's05'));
+    fs.symlinkSync(path.join(outside, 's05', 'SKILL.md'), path.join(skills, 's05', 'SKILL.md'));
+    const want = await fresh();
+    assert.ok(!want.skills.some((s) => s.name === 's05'), 'a fresh engine refuses the link (S43)');
+    assert.deepEqual(await sk.discover(ctx), want);
+    assert.deepEqual(await sk.discover(ctx), want, 'the call after');
+  } finally {
+    await sk.close();
+  }
+
+  // s10 and s11 exchanged just before the engine's read of s10/SKILL.md
+  // and back just after: the read gets s11's file under s10's name.
+  const base = createNodeFS(fs);
+  let exchangeAt = '';
+  const exchange = () => {
+    const a = path.join(skills, 's10'), b = path.join(skills, 's11'), t = path.join(skills, '.swap');
+    fs.renameSync(a, t);
+    fs.renameSync(b, a);
+    fs.renameSync(t, b);
+  };
+  const text = (/** @type {any} */ p) => (typeof p === 'string' ? p : new TextDecoder().decode(p));
+  const swapping = {
+    ...base,
+    readFileWithin(/** @type {any} */ within, /** @type {any} */ p, /** @type {Uint8Array} */ buf, /** @type {any} */ version) {
+      if (exchangeAt && text(p).endsWith(exchangeAt)) {
+        exchangeAt = '';
+        exchange();
+        try {
+          return /** @type {any} */ (base).readFileWithin(within, p, buf, version);
+        } finally {
+          exchange();
+        }
+      }
+      return /** @type {any} */ (base).readFileWithin(within, p, buf, version);
+    },
+  };
+  const sk2 = createSkilldex({ fs: /** @type {any} */ (swapping) });
+  try {
+    const before = await sk2.discover(ctx);
+    exchangeAt = '/s10/SKILL.md';
+    await sk2.discover(ctx); // recorded, around the exchange
+    assert.equal(exchangeAt, '', 'the read was made');
+    const want = await fresh();
+    assert.deepEqual(want, before);
+    assert.deepEqual(await sk2.discover(ctx), want);
+  } finally {
+    await sk2.close();
   }
 });

@@ -432,18 +432,33 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 	// read_file_within (ABI.md#read_file_within): the opened file checked
 	// against within over a core.ContainedReader, else its realpath
 	// (core.ReadFileWithin; since ABI 3 the module relies on the check).
-	if err := linker.FuncNew(abi.HostModule, abi.ImportReadFileWithin, wasmtime.NewFuncType(i32(7), i32(1)),
+	// With version_ptr not 0, the version of the file read goes there
+	// (core.ReadFileWithinVersion; zeros when the FS cannot tell).
+	if err := linker.FuncNew(abi.HostModule, abi.ImportReadFileWithin, wasmtime.NewFuncType(i32(8), i32(1)),
 		func(c *wasmtime.Caller, args []wasmtime.Val) ([]wasmtime.Val, *wasmtime.Trap) {
 			mem, a, trap := e.sevenArgs(c, args, abi.ImportReadFileWithin, "within", 0)
 			if trap != nil {
 				return nil, trap
 			}
 			wp, wn, p, n, buf, bufCap, outLen := a[0], a[1], a[2], a[3], a[4], a[5], a[6]
+			vp := uint32(args[7].I32())
+			if vp != 0 && uint64(vp)+abi.FileVersionSize > uint64(len(mem)) {
+				return nil, e.guestFault(abi.ImportReadFileWithin, "version pointer", uint64(vp), abi.FileVersionSize, len(mem))
+			}
 			var size int
 			var errno abi.Errno
 			_, _, trap = e.fsCall(func() (core.FileType, error) {
 				within, path, b := string(mem[wp:wp+wn]), string(mem[p:p+n]), mem[buf:buf+bufCap]
-				got, sz, err := core.ReadFileWithin(e.fsys, within, path, b)
+				var got int
+				var sz int64
+				var err error
+				if vp != 0 {
+					var v core.FileVersion
+					got, sz, v, err = core.ReadFileWithinVersion(e.fsys, within, path, b)
+					putVersion(mem[vp:vp+abi.FileVersionSize], v)
+				} else {
+					got, sz, err = core.ReadFileWithin(e.fsys, within, path, b)
+				}
 				switch {
 				case err != nil:
 					errno = errnoOf(err)
@@ -519,12 +534,7 @@ func (e *Engine) defineHost(linker *wasmtime.Linker) error {
 				return nil, trap
 			}
 			if errno == abi.OK {
-				b := mem[out : out+abi.FileVersionSize]
-				binary.LittleEndian.PutUint64(b[0:], v.Dev)
-				binary.LittleEndian.PutUint64(b[8:], v.Ino)
-				binary.LittleEndian.PutUint64(b[16:], uint64(v.Size))
-				binary.LittleEndian.PutUint64(b[24:], uint64(v.Mtime))
-				binary.LittleEndian.PutUint64(b[32:], uint64(v.Ctime))
+				putVersion(mem[out:out+abi.FileVersionSize], v)
 			}
 			return []wasmtime.Val{wasmtime.ValI32(int32(errno))}, nil
 		}); err != nil {
@@ -569,6 +579,16 @@ func (e *Engine) sevenArgs(c *wasmtime.Caller, args []wasmtime.Val, name, what s
 		return nil, a, e.guestFault(name, what, uint64(a[extra]), uint64(a[extra+1]), len(mem))
 	}
 	return mem, a, nil
+}
+
+// putVersion writes v as file_version's result (ABI.md#file_version): dev,
+// ino, size, mtime, ctime, each 8 bytes little-endian.
+func putVersion(b []byte, v core.FileVersion) {
+	binary.LittleEndian.PutUint64(b[0:], v.Dev)
+	binary.LittleEndian.PutUint64(b[8:], v.Ino)
+	binary.LittleEndian.PutUint64(b[16:], uint64(v.Size))
+	binary.LittleEndian.PutUint64(b[24:], uint64(v.Mtime))
+	binary.LittleEndian.PutUint64(b[32:], uint64(v.Ctime))
 }
 
 // parseFrontmatter runs the frontmatter module on path and text

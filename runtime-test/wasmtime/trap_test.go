@@ -31,7 +31,7 @@ func fakeGuest(t *testing.T, pages int, body string) *Module {
   (import "%[1]s" "lstat" (func $lstat (param i32 i32 i32) (result i32)))
   (import "%[1]s" "read_file" (func $read_file (param i32 i32 i32 i32 i32) (result i32)))
   (import "%[1]s" "realpath" (func $realpath (param i32 i32 i32 i32 i32) (result i32)))
-  (import "%[1]s" "read_file_within" (func $read_file_within (param i32 i32 i32 i32 i32 i32 i32) (result i32)))
+  (import "%[1]s" "read_file_within" (func $read_file_within (param i32 i32 i32 i32 i32 i32 i32 i32) (result i32)))
   (import "%[1]s" "parse_frontmatter" (func $parse_frontmatter (param i32 i32 i32 i32 i32 i32 i32) (result i32)))
   (import "%[1]s" "file_version" (func $file_version (param i32 i32 i32) (result i32)))
   (memory (export "memory") %[2]d)
@@ -86,8 +86,10 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 		{"read_file buf", imp("read_file", "p", "n", bad, "64", "0"), "/f", "read_file: buffer"},
 		{"read_file buf_cap", imp("read_file", "p", "n", "0", "0x100000", "0"), "/f", "read_file: buffer"},
 		{"realpath buf", imp("realpath", "p", "n", bad, "64", "0"), "/", "realpath: buffer"},
-		{"read_file_within within", imp("read_file_within", bad, "16", "p", "n", "0", "64", "128"), "/f", "read_file_within: within"},
-		{"read_file_within path", imp("read_file_within", "p", "n", bad, "16", "0", "64", "128"), "/f", "read_file_within: path"},
+		{"read_file_within within", imp("read_file_within", bad, "16", "p", "n", "0", "64", "128", "0"), "/f", "read_file_within: within"},
+		{"read_file_within path", imp("read_file_within", "p", "n", bad, "16", "0", "64", "128", "0"), "/f", "read_file_within: path"},
+		{"read_file_within version", imp("read_file_within", "p", "n", "p", "n", "0", "64", "128", bad), "/f", "read_file_within: version pointer"},
+		{"read_file_within version at the end", imp("read_file_within", "p", "n", "p", "n", "0", "64", "128", "65504"), "/f", "read_file_within: version pointer"},
 		{"parse_frontmatter text", imp("parse_frontmatter", "p", "n", bad, "16", "0", "64", "128"), "/", "parse_frontmatter: text"},
 		{"parse_frontmatter buf", imp("parse_frontmatter", "p", "n", "p", "n", bad, "64", "0"), "/", "parse_frontmatter: buffer"},
 		{"file_version path", imp("file_version", bad, "16", "0"), "/f", "file_version: path"},

@@ -18,12 +18,12 @@ package abi
 // version differs from the one it was written for. It changes whenever an
 // export, an import, an errno or a layout below changes meaning; the import
 // module name carries the same number ([HostModule]).
-const Version = 5
+const Version = 6
 
 // HostModule is the import module every filesystem import lives in. The
 // suffix is the ABI version, so a host for another version fails at link
 // time instead of misbehaving.
-const HostModule = "skilldex_host_v5"
+const HostModule = "skilldex_host_v6"
 
 // WASIModule is the only other import module: the subset of WASI preview 1
 // that the Go runtime needs (see ABI.md#wasi).
