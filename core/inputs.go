@@ -186,18 +186,32 @@ func (in *Inputs) add(rec []byte) {
 // into the returned [Inputs], and the Inputs. now is the time the
 // discovery begins (nanoseconds since the Unix epoch). The wrapper is an
 // [FS], a [ContainedReader] when fsys is one, and a [PrefixReaderInto];
-// never a [Prefetcher], so that every read is made by the recorder, which
-// takes its version.
+// a [Prefetcher] when fsys is a [VersionedReader] and a Prefetcher: its
+// checked reads then give the version of the file they opened, whoever
+// read it and whenever, so they may be made ahead.
 func RecordInputs(fsys FS, now int64) (FS, *Inputs) {
 	in := &Inputs{whole: true}
 	r := &recorder{fsys: fsys, in: in, now: now}
 	r.versioner, _ = fsys.(Versioner)
 	if cr, ok := fsys.(ContainedReader); ok {
 		r.vr, _ = fsys.(VersionedReader)
-		return &containedRecorder{recorder: r, cr: cr}, in
+		c := &containedRecorder{recorder: r, cr: cr}
+		if pf, ok := fsys.(Prefetcher); ok && r.vr != nil {
+			return &prefetchingRecorder{c, pf}, in
+		}
+		return c, in
 	}
 	return r, in
 }
+
+// prefetchingRecorder is the recorder of a [VersionedReader] and
+// [Prefetcher]: its hints go through.
+type prefetchingRecorder struct {
+	*containedRecorder
+	pf Prefetcher
+}
+
+func (r *prefetchingRecorder) PrefetchWithin(paths []byte, cap int) { r.pf.PrefetchWithin(paths, cap) }
 
 type recorder struct {
 	fsys      FS

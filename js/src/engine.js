@@ -279,8 +279,8 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, readAhead = ()
 
   /**
    * read_file_within asking for the version of the file read
-   * (ABI.md#read_file_within): never from the read-ahead, whose reads
-   * carry no version.
+   * (ABI.md#read_file_within), from the read-ahead when it read the file
+   * (it gives the version of the file it opened), else read here.
    */
   const versionedRead = (/** @type {number} */ wp, /** @type {number} */ wn, /** @type {number} */ p, /** @type {number} */ n, /** @type {number} */ ptr, /** @type {number} */ cap, /** @type {number} */ outLen, /** @type {number} */ vp) => {
     /** @type {(bigint | null)[] | null} */
@@ -294,8 +294,14 @@ function hostImports(fs, memory, parseFrontmatter, sha256 = null, readAhead = ()
       u8.fill(0, vp, vp + 40);
       /** @type {{dev?: number | bigint, ino?: number | bigint, size?: number | bigint, mtimeNs?: number | bigint, ctimeNs?: number | bigint}} */
       const opened = {};
-      const before = fillsVersion ? null : versionOf(path);
-      if (typeof fs.readFileWithin === 'function') {
+      const prefetcher = readAhead();
+      // Read ahead by the worker, which gives the version of the file it
+      // read (prefetch.js); -1: read it here.
+      const ahead = prefetcher ? prefetcher.take(within, path, u8.subarray(ptr, ptr + cap), opened) : -1;
+      const before = ahead >= 0 || fillsVersion ? null : versionOf(path);
+      if (ahead >= 0) {
+        size = ahead;
+      } else if (typeof fs.readFileWithin === 'function') {
         size = notPromise(fs.readFileWithin(asPath(within), asPath(path), u8.subarray(ptr, ptr + cap), opened), 'readFileWithin');
       } else {
         const e = checkWithin(within, path);

@@ -289,9 +289,10 @@ const keyOf = (b) => {
 export function layout(count, slots, slotSize, listLen = 0) {
   const states = CONTROL_WORDS * 4;
   const results = (states + count * 4 + 7) & ~7;
-  const ring = results + count * 8;
+  const versions = results + count * 8;
+  const ring = versions + count * 40;
   const list = ring + slots * slotSize;
-  return { states, results, ring, list, bytes: list + listLen };
+  return { states, results, versions, ring, list, bytes: list + listLen };
 }
 
 /**
@@ -319,6 +320,8 @@ class Hint {
     this.ctrl = new Int32Array(sab, 0, CONTROL_WORDS);
     this.states = new Int32Array(sab, at.states, count);
     this.results = new Float64Array(sab, at.results, count);
+    /** each read's file version (dev, ino, size, mtimeNs, ctimeNs) from the opened file; NaN ino: none */
+    this.versions = new Float64Array(sab, at.versions, count * 5);
     this.ring = new Uint8Array(sab, at.ring, slots * slotSize);
     this.cursor = 0; // the next record the main thread expects (CURSOR, shared)
     /** @type {Map<string, number> | null} records by path, built at the first read that is not at the cursor */
@@ -552,11 +555,14 @@ export class Prefetcher {
    * buf), or -1 when the caller must read the file itself: it is not a
    * listed read (within = path, buf_cap = buf.length) at or after the last
    * one taken, or the worker has not read it in time. An error the
-   * worker's read ended in is thrown with its code.
+   * worker's read ended in is thrown with its code. With version, a read
+   * served sets its fields to the version of the file the worker read,
+   * from its descriptor, when the filesystem gave one.
    * @param {Uint8Array} within @param {Uint8Array} path @param {Uint8Array} buf exactly cap bytes
+   * @param {Record<string, unknown>} [version]
    * @returns {number}
    */
-  take(within, path, buf) {
+  take(within, path, buf, version) {
     const h = this.current;
     if (!h || h.early || buf.length !== h.cap || !sameBytes(within, path)) return -1;
     const j = this.find(h, path);
@@ -578,6 +584,10 @@ export class Prefetcher {
     this.advance(h, j + 1);
     if (r >= 0) {
       this.stats.served++;
+      if (version && !Number.isNaN(h.versions[j * 5 + 1])) {
+        const v = h.versions;
+        Object.assign(version, { dev: v[j * 5], ino: v[j * 5 + 1], size: v[j * 5 + 2], mtimeNs: v[j * 5 + 3], ctimeNs: v[j * 5 + 4] });
+      }
       return r;
     }
     const code = CODES[-1 - r];
@@ -843,10 +853,20 @@ function readRecord(fs, h, i) {
   const p = h.records[i];
   const at = (i % h.slots) * h.slotSize;
   let result = REDO;
+  h.versions[i * 5 + 1] = NaN;
   try {
     if (typeof fs.readFileWithin === 'function') {
-      const n = fs.readFileWithin(p, p, h.ring.subarray(at, at + h.cap));
+      /** @type {Record<string, unknown>} */
+      const v = {};
+      const n = fs.readFileWithin(p, p, h.ring.subarray(at, at + h.cap), v);
       if (typeof n === 'number' && n >= 0) result = n;
+      // The version of the file read, from its descriptor (ABI.md#read_file_within):
+      // kept when every field is a whole number (times in ns may exceed 2^53:
+      // they are doubles as the filesystem gave them, here and in fileVersion alike).
+      const fields = [v.dev, v.ino, v.size, v.mtimeNs, v.ctimeNs];
+      if (fields.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0)) {
+        for (let k = 0; k < 5; k++) h.versions[i * 5 + k] = /** @type {number} */ (fields[k]);
+      }
     }
   } catch (e) {
     const code = e !== null && typeof e === 'object' ? /** @type {any} */ (e).code : undefined;
