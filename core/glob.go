@@ -55,6 +55,12 @@ type globProgram struct {
 	inst    []globInst
 	classes []globClass
 	sep     []rune
+
+	// buf and stack are match's scratch, kept between its calls (a
+	// program is used by one goroutine: each Match or discovery compiles
+	// its own).
+	buf   []int
+	stack []int
 }
 
 // The instruction kinds. Consuming: gByte (one byte equal to b), gRune
@@ -423,12 +429,16 @@ func (p *globProgram) match(s string) (bool, int) {
 	n := len(p.inst)
 	// A rune is at most 4 bytes: the threads live at positions i..i+4.
 	var ring [5]globSet
-	buf := make([]int, 2*5*n)
+	if len(p.buf) < 2*5*n {
+		p.buf = make([]int, 2*5*n)
+	}
+	buf := p.buf
 	for k := range ring {
 		ring[k] = globSet{dense: buf[2*k*n : 2*k*n : 2*k*n+n], sparse: buf[2*k*n+n : 2*k*n+2*n]}
 	}
 	steps := 0
-	var stack []int
+	stack := p.stack[:0]
+	defer func() { p.stack = stack[:0] }()
 	add := func(set *globSet, pc int) {
 		stack = append(stack[:0], pc)
 		for len(stack) > 0 {
