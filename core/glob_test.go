@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -207,4 +208,30 @@ func FuzzGlobMatch(f *testing.F) {
 		}
 		checkGlobEqual(t, pattern, s, m.sep, m.globstar)
 	})
+}
+
+// TestGlobEqualsGobwas_generated: random patterns from the pieces whose
+// interplay decides a glob's meaning (stars next to separators, groups
+// with empty alternatives, classes, escapes) against random short paths,
+// in both modes; a fixed seed, so a failure reproduces (S57).
+func TestGlobEqualsGobwas_generated(t *testing.T) {
+	t.Parallel()
+	pieces := []string{"a", "b", "/", "*", "**", "?", "{", "}", ",", "[a-b]", "[!a]", "[/]", `\*`, "é", "/**/", "**/", "{,", ",}"}
+	chars := []string{"a", "b", "/", "é", "*", "\xff"}
+	rng := rand.New(rand.NewPCG(33, 57))
+	n := 30000
+	if testing.Short() {
+		n = 3000
+	}
+	for i := 0; i < n; i++ {
+		var p, s strings.Builder
+		for k := rng.IntN(8); k >= 0; k-- {
+			p.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		for k := rng.IntN(10); k > 0; k-- {
+			s.WriteString(chars[rng.IntN(len(chars))])
+		}
+		m := globModes[rng.IntN(2)]
+		checkGlobEqual(t, p.String(), s.String(), m.sep, m.globstar)
+	}
 }
