@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skilldex/skilldex/internal/fmrules"
 	"github.com/skilldex/skilldex/internal/jsontext"
 )
 
@@ -27,15 +28,10 @@ const MaxNameBytes = 256
 // MaxDescriptionChars bounds a skill's description, in characters (S45).
 const MaxDescriptionChars = 4096
 
-// maxQuoteChars bounds the characters of a file's line a warning quotes.
-const maxQuoteChars = 200
-
-// quoteLine is line cut to maxQuoteChars characters, then "…" (S45).
-func quoteLine(line string) string {
-	if short := firstRunes(line, maxQuoteChars); len(short) < len(line) {
-		return short + "…"
-	}
-	return line
+// quoteInput is how a warning quotes input (SPEC S58): in double quotes,
+// at most 200 characters, control characters replaced ([fmrules.Clip]).
+func quoteInput(s string) string {
+	return `"` + fmrules.Clip(s) + `"`
 }
 
 // isControl reports whether r is a control character S45 replaces: C0 but

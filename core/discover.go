@@ -3,8 +3,6 @@ package core
 import (
 	"slices"
 	"strings"
-
-	"github.com/gobwas/glob"
 )
 
 // Discover loads the skills of one load context (SPEC sections 3 to 5):
@@ -398,7 +396,7 @@ type merger struct {
 // namePattern is one compiled S24 glob; a pattern that does not compile
 // has a nil glob and matches nothing.
 type namePattern struct {
-	g      *glob.Pattern
+	g      *globProgram
 	negate bool
 }
 
@@ -406,7 +404,8 @@ func (p namePattern) match(name string) bool {
 	if p.g == nil {
 		return false
 	}
-	return p.g.Match(name) != p.negate
+	ok, _ := p.g.match(name)
+	return ok != p.negate
 }
 
 func (m *merger) compileGlobs(patterns []string, option string) []namePattern {
@@ -417,10 +416,16 @@ func (m *merger) compileGlobs(patterns []string, option string) []namePattern {
 		if strings.HasPrefix(src, "!") {
 			np.negate, src = true, src[1:]
 		}
-		g, err := glob.Compile(src) // no separators: * crosses ':'
-		if err != nil {
+		var g *globProgram
+		err := errGlobTooLong // S57: the pattern as written, "!" included
+		if len(pat) <= MaxGlobBytes {
+			g, err = compileGlob(src, nil, false) // no separators: * crosses ':'
+		}
+		if err == errGlobTooLong {
+			m.res.Warnings = append(m.res.Warnings, Warning{"", globTooComplexMessage("options", pat, option)})
+		} else if err != nil {
 			m.res.Warnings = append(m.res.Warnings, Warning{"",
-				`Invalid glob pattern "` + pat + `" in ` + option + ": " + err.Error()})
+				"Invalid glob pattern " + quoteInput(pat) + " in " + option + ": " + err.Error()})
 		} else {
 			np.g = g
 		}

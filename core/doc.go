@@ -146,6 +146,11 @@
 //     up to 3 close names ("Did you mean"), then at most 20 loaded names.
 //   - S56: a resolve target that is a directory says so and points to
 //     listFiles.
+//   - S57: the S24 and S55 globs mean what github.com/gobwas/glob makes of
+//     them but are matched in time linear in the name or path (compileGlob);
+//     a pattern over [MaxGlobBytes] is the warning glob-too-complex.
+//   - S58: every warning quotes input through one helper (fmrules.Clip):
+//     200 characters, control characters shown as U+FFFD.
 //
 // Where the specification is silent, these functions decide as follows:
 //   - skill:// paths treat "\" as a separator on every host; a segment that

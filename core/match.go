@@ -2,8 +2,6 @@ package core
 
 import (
 	"strings"
-
-	"github.com/gobwas/glob"
 )
 
 // Match reasons (SPEC S55).
@@ -49,6 +47,9 @@ type MatchResult struct {
 //     .gitignore and editors' rule globs.
 //   - A pattern that does not compile is skipped with a warning naming the
 //     skill's file; the skill's other patterns still count.
+//   - A pattern longer than MaxGlobBytes is skipped the same way, with the
+//     warning glob-too-complex (S57); a match costs time linear in the
+//     path's length whatever the pattern (see compileGlob).
 //
 // skills are expected in S15 order (a [Result]'s are); the output keeps it.
 //
@@ -75,9 +76,14 @@ func Match(skills []Skill, cwd string, paths []string) *MatchResult {
 		pats := make([]pathPattern, 0, len(s.Globs))
 		for _, g := range s.Globs {
 			p, err := compilePathPattern(g)
+			if err == errGlobTooLong {
+				res.Warnings = append(res.Warnings, Warning{s.FilePath,
+					globTooComplexMessage(s.FilePath, g, "globs of skill "+quoteInput(s.Name))})
+				continue
+			}
 			if err != nil {
 				res.Warnings = append(res.Warnings, Warning{s.FilePath,
-					`Invalid glob pattern "` + g + `" in globs of skill "` + s.Name + `" (` + s.FilePath + "): " + err.Error() + "; the pattern is skipped"})
+					"Invalid glob pattern " + quoteInput(g) + " in globs of skill " + quoteInput(s.Name) + " (" + s.FilePath + "): " + err.Error() + "; the pattern is skipped"})
 				continue
 			}
 			pats = append(pats, p)
@@ -104,15 +110,20 @@ func Match(skills []Skill, cwd string, paths []string) *MatchResult {
 // pathPattern is one compiled S55 pattern.
 type pathPattern struct {
 	whole bool // match the whole relative path, not the base name
-	g     *glob.Pattern
+	g     *globProgram
 }
 
-// pathGlobs compiles S55 patterns: '/' separates segments, and "**/" is a
+// pathSeparators are S55's: '/' separates segments, and "**/" is a
 // globstar (zero or more whole segments).
-var pathGlobs = glob.Compiler{Separators: []rune{'/'}, Globstar: true}
+var pathSeparators = []rune{'/'}
 
+// compilePathPattern compiles an S55 pattern; one over MaxGlobBytes is
+// errGlobTooLong (S57).
 func compilePathPattern(src string) (pathPattern, error) {
-	g, err := pathGlobs.Compile(strings.TrimPrefix(src, "/"))
+	if len(src) > MaxGlobBytes {
+		return pathPattern{}, errGlobTooLong
+	}
+	g, err := compileGlob(strings.TrimPrefix(src, "/"), pathSeparators, true)
 	return pathPattern{whole: strings.Contains(src, "/"), g: g}, err
 }
 
@@ -120,7 +131,8 @@ func (p pathPattern) match(rel string) bool {
 	if !p.whole {
 		rel = rel[strings.LastIndexByte(rel, '/')+1:]
 	}
-	return p.g.Match(rel)
+	ok, _ := p.g.match(rel)
+	return ok
 }
 
 // relativeTo returns path relative to cwd (S55's rules), and false when it

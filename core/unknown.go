@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skilldex/skilldex/internal/fmrules"
 )
 
 // maxAvailableNames bounds the "Available:" list of an unknown-skill error
@@ -41,11 +43,18 @@ func unknownSkill(name string, skills []Skill) *Error {
 	sortFunc(names, func(a, b string) int { return compareS15(a, "", b, "") })
 
 	var b strings.Builder
+	// Every name is quoted as S58 says: no line break in the message but
+	// the two below, which a CLI may keep.
 	b.WriteString("Unknown skill: ")
-	b.WriteString(name)
+	b.WriteString(fmrules.Clip(name))
 	if close := suggestNames(name, names); len(close) > 0 {
 		b.WriteString("\nDid you mean: ")
-		b.WriteString(strings.Join(close, ", "))
+		for i, n := range close {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(fmrules.Clip(n))
+		}
 	}
 	b.WriteString("\nAvailable: ")
 	if len(names) == 0 {
@@ -61,7 +70,7 @@ func unknownSkill(name string, skills []Skill) *Error {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(n)
+		b.WriteString(fmrules.Clip(n))
 	}
 	return errorf(CodeUnknownSkill, b.String())
 }

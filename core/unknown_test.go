@@ -102,3 +102,21 @@ func TestUnknownSkillMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownSkillQuotesNames: the typed name and the names listed are
+// quoted as S58 says, so the message's only line breaks are its own two
+// (a CLI keeps those and escapes every other).
+func TestUnknownSkillQuotesNames(t *testing.T) {
+	t.Parallel()
+	skills := []Skill{{Name: "evil\nskilldex: fake line"}, {Name: "pdf"}}
+	msg := unknownSkill("pd\nf\x1b[2J"+strings.Repeat("x", 300), skills).Message
+	lines := strings.Split(msg, "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "Unknown skill: pd\uFFFDf\uFFFD[2Jx") ||
+		!strings.HasSuffix(lines[0], "x…") || lines[1] != "Available: evil\uFFFDskilldex: fake line, pdf" {
+		t.Errorf("message %q", msg)
+	}
+	msg = unknownSkill("evil\nskilldex: fake lin", skills).Message
+	if want := "Unknown skill: evil\uFFFDskilldex: fake lin\nDid you mean: evil\uFFFDskilldex: fake line\nAvailable: evil\uFFFDskilldex: fake line, pdf"; msg != want {
+		t.Errorf("message %q, want %q", msg, want)
+	}
+}

@@ -47,6 +47,8 @@ const (
 	DiagUnknownKey          = "unknown-key"          // info: not an Agent Skills or skilldex field
 	DiagEmptyBody           = "empty-body"           // warning: no instructions after the frontmatter
 	DiagNestedSkillMD       = "nested-skill-md"      // warning: a SKILL.md below the skill, never discovered (S10)
+	DiagGlobTooComplex      = CodeGlobTooComplex     // warning: a globs pattern over 256 bytes, skipped (S57)
+	DiagInvalidGlob         = "invalid-glob"         // warning: a globs pattern that does not compile, skipped (S55)
 )
 
 // Diagnostic is one problem [Validate] found.
@@ -373,6 +375,15 @@ func (v *validator) checkFields(fm *Map) {
 			}
 		}
 		v.add(DiagFieldType, SeverityWarning, k+" must be a list of strings, "+what+"; it is ignored", v.keyLine(k))
+	}
+	for _, g := range stringList(fm, "globs") {
+		if _, err := compilePathPattern(g); err == errGlobTooLong {
+			v.add(DiagGlobTooComplex, SeverityWarning, "the glob pattern "+quoteInput(g)+" in globs is "+strconv.Itoa(len(g))+
+				" bytes long, over the limit of "+strconv.Itoa(MaxGlobBytes)+"; it is skipped ("+globTooComplexFix+")", v.keyLine("globs"))
+		} else if err != nil {
+			v.add(DiagInvalidGlob, SeverityWarning, "invalid glob pattern "+quoteInput(g)+" in globs: "+err.Error()+"; it is skipped",
+				v.keyLine("globs"))
+		}
 	}
 	for _, k := range []string{"alwaysApply", "always-apply", "disable-model-invocation", "user-invocable"} {
 		if x, ok := fm.Get(k); ok {

@@ -393,9 +393,9 @@ func daysIn(month, year int) int {
 
 // InvalidYAMLWarning is SPEC S7's warning for invalid YAML:
 // `<path>:<fileLine>: invalid YAML (<reason>); <fix>`, the fix built from
-// line, the offending line (quoted up to 200 characters, SPEC S45).
+// line, the offending line (quoted by [Clip], SPEC S45, S58).
 func InvalidYAMLWarning(path string, fileLine int, reason, line string) string {
-	return path + ":" + strconv.Itoa(fileLine) + ": invalid YAML (" + reason + "); " + Fix(reason, quoteLine(line))
+	return path + ":" + strconv.Itoa(fileLine) + ": invalid YAML (" + reason + "); " + Fix(reason, Clip(line))
 }
 
 // Fix names a fix for a YAML error, built from the offending line when
@@ -533,18 +533,54 @@ func quoteValue(v string) string {
 	return string(append(b, '"'))
 }
 
-// quoteLine is line cut to 200 characters, then "…": a warning quotes no
-// more of a file's line (SPEC S45).
-func quoteLine(line string) string {
-	i := 0
-	for k := 0; k < 200 && i < len(line); k++ {
-		_, size := utf8.DecodeRuneInString(line[i:])
+// MaxQuoteChars bounds what a message quotes of any input (SPEC S58).
+const MaxQuoteChars = 200
+
+// Clip is how every warning quotes input (a file's line, a pattern, a
+// value; SPEC S58): its first MaxQuoteChars characters (code points; a
+// byte of invalid UTF-8 counts as one), then "…" when it was longer, with
+// every control character but TAB (C0, DEL, C1, so LF and CR too) replaced
+// by U+FFFD, so a quote can neither flood a message nor forge a line or a
+// terminal escape in it. Bytes that are not UTF-8 are kept as they are.
+func Clip(s string) string {
+	i, clean := 0, true
+	for k := 0; k < MaxQuoteChars && i < len(s); k++ {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if clipControl(r, size) {
+			clean = false
+		}
 		i += size
 	}
-	if i < len(line) {
-		return line[:i] + "…"
+	cut := i < len(s)
+	if clean {
+		if cut {
+			return s[:i] + "…"
+		}
+		return s
 	}
-	return line
+	b := make([]byte, 0, i+16)
+	for j := 0; j < i; {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if clipControl(r, size) {
+			b = append(b, "\uFFFD"...)
+		} else {
+			b = append(b, s[j:j+size]...)
+		}
+		j += size
+	}
+	if cut {
+		b = append(b, "…"...)
+	}
+	return string(b)
+}
+
+// clipControl reports whether Clip replaces the rune r decoded at width
+// size: a control character other than TAB.
+func clipControl(r rune, size int) bool {
+	if size == 1 && r == utf8.RuneError {
+		return false // a byte that is not UTF-8
+	}
+	return r < 0x20 && r != '\t' || r == 0x7f || 0x80 <= r && r <= 0x9f
 }
 
 // DepthGuard bounds the nesting yaml.v3 may see. yaml.v3 builds its

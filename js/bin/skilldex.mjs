@@ -19,7 +19,10 @@
 //   - Descriptions in tables are cut with "…" to the terminal's width when
 //     stdout is a terminal, or to $COLUMNS when it is set; --wide prints them
 //     whole.
-//   - Warnings go to stderr.
+//   - Warnings go to stderr. Error messages are one line, their line breaks
+//     escaped like any control character (but for the two lines of an
+//     unknown-skill message's own), so an argument holding a newline
+//     cannot fake a second line (SPEC S58).
 
 import { createRequire } from 'node:module';
 
@@ -100,6 +103,16 @@ const hex = (c) => {
 const safeText = (s) => String(s).replace(CONTROL, hex);
 /** One line for a terminal: control characters, tabs and newlines escaped. */
 const safe = (s) => safeText(s).replace(/[\t\n]/g, hex);
+/**
+ * An error message for stderr (SPEC S58): one line, its line breaks escaped
+ * as every control character is, so a path or a name holding a newline
+ * cannot forge a second line. The one exception is S50's unknown-skill
+ * message, whose "Did you mean:" and "Available:" lines are its own: the
+ * engine quotes every name in it without line breaks (S58), so each line
+ * break left in it starts one of those lines and is kept.
+ */
+const errorText = (code, message) =>
+  code === 'UNKNOWN_SKILL' ? String(message).split('\n').map(safe).join('\n') : safe(message);
 
 class Exit extends Error {
   constructor(status, code, message) {
@@ -514,7 +527,7 @@ function validateText(replies, args, reqs) {
   for (const [i, r] of replies.entries()) {
     if (isError(r)) {
       failed = true;
-      err += `skilldex: ${safeText(r.error.message)}\n`;
+      err += `skilldex: ${errorText(r.error.code, r.error.message)}\n`;
       continue;
     }
     if (r.skills) {
@@ -627,7 +640,7 @@ async function main(argv) {
     const [reply] = raw;
     const parsed = JSON.parse(reply);
     if (isError(parsed)) {
-      out(2, `skilldex: ${safeText(parsed.error.message)}\n`);
+      out(2, `skilldex: ${errorText(parsed.error.code, parsed.error.message)}\n`);
       return 1;
     }
     const [stdout, stderr, status] = human(command, parsed, args, values);
@@ -640,7 +653,7 @@ async function main(argv) {
     if (json) {
       out(1, JSON.stringify({ error: { code, message: e.message } }) + '\n');
     } else {
-      out(2, `skilldex: ${safeText(e.message)}\n`);
+      out(2, `skilldex: ${errorText(code, e.message)}\n`);
       if (status === 2) out(2, 'run skilldex --help for usage\n');
     }
     return status;

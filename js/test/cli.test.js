@@ -140,6 +140,27 @@ test('read, files: the content and the file list', () => {
   assert.equal(ok(cli(['files', 'pdf', ...ctx])).stdout, 'SKILL.md\nreference.md\nscripts/fill.py\n');
 });
 
+test('an error message is one line: a newline in an argument cannot fake a second (S58)', () => {
+  const fake = '\nskilldex: all good';
+  for (const [args, start] of [
+    [['read', `skill://pdf/none${fake}.md`, ...ctx], `skilldex: File not found: ${home}/.xcsh/agent/skills/pdf/none\\x0askilldex: all good.md`],
+    [['validate', `${root}/none${fake}`], `skilldex: Directory not found: ${root}/none\\x0askilldex: all good`],
+    [['list', ...ctx, '--settings', `${root}/none${fake}`], `skilldex: settings ${root}/none\\x0askilldex: all good: ENOENT`],
+    [[`li${fake}\r\x1b[2J`], 'skilldex: unknown command "li\\x0askilldex: all good\\x0d\\x1b[2J"'],
+  ]) {
+    const r = cli(args);
+    assert.notEqual(r.status, 0);
+    const lines = r.stderr.split('\n');
+    assert.ok(lines[0].startsWith(start), `${JSON.stringify(args)}: ${r.stderr}`);
+    assert.ok(!lines.slice(1).some((l) => l.startsWith('skilldex: all good')), r.stderr);
+    assert.ok(!/[\r\x1b]/.test(r.stderr), r.stderr);
+  }
+  // S50's own lines stay; the typed name's newline does not make one (the engine quotes it as S58 says).
+  const r = cli(['files', `pd${fake}`, ...ctx]);
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr, 'skilldex: Unknown skill: pd\uFFFDskilldex: all good\nAvailable: lint, pdf, review\n');
+});
+
 test('a failed operation: exit 1, the message on stderr, or the error object with --json', () => {
   const r = cli(['read', 'skill://nope', ...ctx]);
   assert.equal(r.status, 1);

@@ -86,3 +86,48 @@ test('skilldex match <path>...', () => {
   assert.equal(r.status, 2);
   assert.match(r.stderr, /match: missing <path>/);
 });
+
+// Patterns that made the backtracking matcher run for seconds (the first),
+// exhaust the module's memory (the second: 2.1 GB, then the instance died)
+// or double per repetition (the third), and one over the S57 bound.
+const hostileGlobs = [
+  '*?*?*?*?*?*?*?*?*?#*',
+  '*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*ac*',
+  '{a,a}'.repeat(40) + '{b,c}',
+  '*a'.repeat(4000) + 'c*',
+];
+const hostilePaths = ['src-components-button.test.js', 'a'.repeat(250), 'a'.repeat(4096)];
+const hostileSkill = skill('hostile', `globs: ${JSON.stringify(hostileGlobs)}\n`);
+
+test('hostile globs: the module answers match at once, no pattern backtracks (S57)', async () => {
+  // First in a child process with a deadline: before S57 this ran for
+  // minutes or killed the instance, and must fail the test, not hang it.
+  const dir = root + '/hostile';
+  fs.mkdirSync(dir + '/p/.git', { recursive: true });
+  fs.mkdirSync(dir + '/h/.claude/skills/hostile', { recursive: true });
+  fs.writeFileSync(dir + '/h/.claude/skills/hostile/SKILL.md', hostileSkill);
+  const bin = fileURLToPath(new URL('../bin/skilldex.mjs', import.meta.url));
+  const runner = globalThis.Deno ? [globalThis.Deno.execPath(), 'run', '-A', bin] : [process.execPath, bin];
+  const r = spawnSync(runner[0], [...runner.slice(1), 'match', ...hostilePaths, '--home', dir + '/h', '--json'], {
+    cwd: dir + '/p',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(r.error, undefined, `the match did not return within 60 s: ${r.error}`);
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.skills, []);
+  assert.equal(j.warnings.length, 1);
+  assert.match(j.warnings[0].message, /glob-too-complex: the glob pattern "(\*a){100}…" in globs of skill "hostile" is 8002 bytes long/);
+
+  // Then in this thread, through the API over a MemoryFS.
+  const m = memory();
+  m.writeFile('/w/p/.claude/skills/hostile/SKILL.md', hostileSkill);
+  const sk = createSkilldex({ fs: m, cwd: '/w/p', home: '/h' });
+  const t0 = performance.now();
+  const got = await sk.match(hostilePaths);
+  const ms = performance.now() - t0;
+  assert.deepEqual(got.skills.map((s) => s.name), ['always']);
+  assert.equal(got.warnings.filter((w) => w.message.includes('glob-too-complex')).length, 1);
+  assert.ok(ms < 30_000, `${ms} ms`);
+});
