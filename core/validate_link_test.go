@@ -32,8 +32,8 @@ var linkTree = map[string]string{
 	"/w/skills/notes/sib.md":   "---\nname: sib\ndescription: Linked from the root.\n---\nBody.\n",
 	"/w/skills/notes/x.txt":    "not a skill folder",
 	"/w/skills/sib/SKILL.md":   "-> ../notes/sib.md",
-	"/w/skills/in/docs/s.md":   "---\nname: in\ndescription: Linked inside its folder.\n---\nBody.\n",
-	"/w/skills/in/SKILL.md":    "-> docs/s.md",
+	"/w/skills/in/guide/s.md":  "---\nname: in\ndescription: Linked inside its folder.\n---\nBody.\n",
+	"/w/skills/in/SKILL.md":    "-> guide/s.md",
 	"/w/skills/plain/SKILL.md": "---\nname: plain\ndescription: A plain file.\n---\nBody.\n",
 	// a linked folder (S11, followed): its SKILL.md is checked against
 	// the folder's realpath, so a link from it to beside the folder is out
@@ -44,8 +44,8 @@ var linkTree = map[string]string{
 	"/store/lf-out.md":       secretText,
 }
 
-// linkCase is one expectation: the skill folder and the realpath its
-// SKILL.md leads to when that is outside, else "".
+// linkOutside maps each skill folder of linkTree whose SKILL.md leads
+// outside its folder and root to that realpath.
 var linkOutside = map[string]string{
 	"/w/skills/leak":   "/secret/env.md",
 	"/w/skills/up":     "/secret/env.md",
