@@ -92,3 +92,33 @@ func TestConformance_rulesCovered(t *testing.T) {
 
 // lastCoveredRule is the highest rule id the corpus must cover.
 const lastCoveredRule = 41
+
+// TestConformance_bodyNotInDigest: the two s59-body-not-in-digest cases
+// differ only in the bodies of their SKILL.md files, and must answer the
+// same bytes, digest included (S59: the digest stays as S54 defines it).
+func TestConformance_bodyNotInDigest(t *testing.T) {
+	var want [][]byte
+	var paths, trees []string
+	for _, n := range []string{"1", "2"} {
+		c, err := corpus.LoadFile(corpusDir + "/s59-body-not-in-digest-" + n + ".txtar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Want == nil {
+			t.Fatalf("%s: no want.json", c.Path)
+		}
+		want = append(want, c.Want)
+		var p, tree bytes.Buffer
+		for _, e := range c.Entries {
+			fmt.Fprintf(&p, "%s %d\n", e.Path, e.Type)
+			fmt.Fprintf(&tree, "%s %q\n", e.Path, e.Data)
+		}
+		paths, trees = append(paths, p.String()), append(trees, tree.String())
+	}
+	if !bytes.Equal(want[0], want[1]) {
+		t.Errorf("the replies differ:\n%s\n%s", want[0], want[1])
+	}
+	if paths[0] != paths[1] || trees[0] == trees[1] {
+		t.Error("the two trees must hold the same paths with different contents")
+	}
+}

@@ -892,7 +892,29 @@ func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
 			}) {
 				t.Fatalf("S28: ScanDir(%s): no warning about %s with %q: %+v", root, s.file, s.warn, res.Warnings)
 			}
+			if s.faultOp == "" && w.stands(s) {
+				w.checkValidate(t, fsys, s, root, res)
+			}
 		}
+	}
+}
+
+// checkValidate: validate of a standing skill's folder makes ScanDir's S43
+// check of the same root (S40, S43): link-outside exactly when the SKILL.md
+// links outside its folder and root, with the message of ScanDir's warning.
+func (w *fuzzWorld) checkValidate(t *testing.T, fsys core.FS, s *fuzzSkill, root string, scan *core.ScanResult) {
+	t.Helper()
+	dir := path.Dir(s.file)
+	v, err := core.Validate(fsys, dir)
+	if err != nil {
+		t.Fatalf("Validate(%s): %v", dir, err)
+	}
+	i := slices.IndexFunc(v.Diagnostics, func(d core.Diagnostic) bool { return d.Code == core.DiagLinkOutside })
+	if outside := w.linksOutside(s.file, root, ""); (i >= 0) != outside {
+		t.Fatalf("S43: Validate(%s) link-outside %v, want %v (%s): %+v", dir, i >= 0, outside, w.realpath(s.file), v.Diagnostics)
+	}
+	if i >= 0 && !slices.Contains(scan.Warnings, core.Warning{SkillPath: s.file, Message: v.Diagnostics[i].Message}) {
+		t.Fatalf("S43: Validate(%s) says %q, ScanDir(%s) %+v", dir, v.Diagnostics[i].Message, root, scan.Warnings)
 	}
 }
 

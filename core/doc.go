@@ -66,7 +66,8 @@
 // Where the specification is silent, this package decides as follows:
 //   - A source switched off by a toggle is still scanned, so its skills can
 //     be listed in Shadowed with reason "source-off", but its warnings are
-//     dropped: the user chose not to hear from it.
+//     dropped: the user chose not to hear from it. S43 now says so of its
+//     link-outside warning (the Shadowed entry stays; docs/RATIONALE.md).
 //   - Invalid glob warnings come first, before any provider's warnings.
 //   - A registry entry whose installPath is not absolute is skipped; an
 //     unreadable registry (other than missing) warns "Failed to read plugin
@@ -133,7 +134,9 @@
 //     with, followed by white space or the end, so names with spaces work.
 //   - S38, S39: [ContextFiles] loads XCSH.md files along the S16 walk.
 //   - S40: [Validate] reports [Diagnostic]s with the codes listed at the
-//     Diag constants (missing-skill-md, invalid-yaml, name-charset, ...).
+//     Diag constants (missing-skill-md, invalid-yaml, name-charset, ...);
+//     it reads SKILL.md only as S43 and S44 let discovery read it (a link
+//     out of the skill is link-outside and never opened).
 //   - S41: [Explain] tells where a name was found and why each copy lost.
 //   - S51: validate accepts allowed-tools as a string or a list of strings,
 //     reports a non-string metadata value as a warning with a fix for its

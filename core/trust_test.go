@@ -290,3 +290,38 @@ func TestDiscover_pluginRegistryDeduped(t *testing.T) {
 		t.Errorf("shadowed %d, warnings %v", len(res.Shadowed), res.Warnings)
 	}
 }
+
+// TestDiscover_linkOutsideSourceOff: in a source switched off (S23), a
+// SKILL.md linking outside its skill is still checked first (S43: before
+// the S24 filters): shadowed lists it as link-outside and it is never
+// read, but no warning is given, as for every warning of that source.
+// With the source on, the same link warns.
+func TestDiscover_linkOutsideSourceOff(t *testing.T) {
+	t.Parallel()
+	fsys := memfs.New()
+	must(t, fsys.WriteFile("/etc/environ", []byte("---\nname: env\ndescription: API_KEY=secret\n---\n")))
+	must(t, fsys.Symlink("/etc/environ", "/w/p/.claude/skills/leak/SKILL.md"))
+	must(t, fsys.Mkdir("/w/p/.git"))
+	for _, on := range []bool{false, true} {
+		opts := core.DefaultOptions()
+		opts.EnableClaudeProject = on
+		rf := &readLogFS{FS: fsys}
+		res, err := core.Discover(rf, "/w/p", "/h", opts)
+		must(t, err)
+		if len(res.Shadowed) != 1 || res.Shadowed[0].Reason != core.ReasonLinkOutside || res.Shadowed[0].Name != "leak" {
+			t.Errorf("on=%v: shadowed %+v", on, res.Shadowed)
+		}
+		want := 0
+		if on {
+			want = 1
+		}
+		if len(res.Warnings) != want || on && !strings.Contains(res.Warnings[0].Message, "links outside its skill (/etc/environ)") {
+			t.Errorf("on=%v: warnings %+v", on, res.Warnings)
+		}
+		for _, p := range rf.reads {
+			if strings.HasPrefix(p, "/etc") || strings.Contains(p, "/leak/") {
+				t.Errorf("on=%v: read %s", on, p)
+			}
+		}
+	}
+}

@@ -21,6 +21,7 @@ const (
 const (
 	DiagMissingSkillMD      = "missing-skill-md"     // error: no regular file named exactly SKILL.md
 	DiagUnreadable          = "unreadable"           // error: SKILL.md cannot be read
+	DiagLinkOutside         = "link-outside"         // error: SKILL.md links outside the skill (S43); never read
 	DiagEmptyFile           = "empty-file"           // error: SKILL.md is empty (S4: never a skill)
 	DiagFrontmatterLimit    = "frontmatter-limit"    // error: over the frontmatter parser's safety limits (size, nesting)
 	DiagNoFrontmatter       = "no-frontmatter"       // error: the first non-blank line is not ---
@@ -96,10 +97,20 @@ const (
 //
 //   - missing-skill-md (error): no regular file named exactly SKILL.md; a
 //     file whose name differs only in case is named in the message.
+//   - link-outside (error): SKILL.md is a link whose realpath lies outside
+//     the realpath of the skill folder and of its skills root, the S43
+//     boundaries a discovery without a load context has ([ScanDir]): the
+//     skills root is skillDir for each skill of a skills root (S51), else
+//     the directory holding skillDir. The message is discovery's warning;
+//     the file is never opened, and nothing but the diagnostics of the
+//     folder (nested-skill-md) follows.
 //   - unreadable, empty-file, frontmatter-limit (error): the file cannot be
-//     read, is empty after S4 decoding, or its frontmatter is over the
-//     parser's safety limits (64 KiB, 64 levels of nesting; the skill is
-//     skipped by discovery), at the line the parser names.
+//     read (it is read as discovery reads it, S44: only if the file
+//     actually opened lies inside the boundary its checks allowed, else
+//     EXDEV; at most 8 MiB, S45), is empty after S4 decoding, or its
+//     frontmatter is over the parser's safety limits (64 KiB, 64 levels of
+//     nesting; the skill is skipped by discovery), at the line the parser
+//     names.
 //   - no-frontmatter, unclosed-frontmatter (error): S5 finds no frontmatter.
 //   - invalid-yaml (error): the frontmatter is not valid YAML; the message
 //     is the S7 warning (reason and fix) and line its line.
@@ -156,16 +167,17 @@ func Validate(fsys FS, skillDir string) (*Validation, error) {
 	if children := skillFolders(fsys, dir); children != nil { // S51
 		root := &Validation{Dir: dir, Diagnostics: []Diagnostic{}, Skills: make([]Validation, 0, len(children))}
 		for _, c := range children {
-			root.Skills = append(root.Skills, *validateSkill(fsys, c))
+			root.Skills = append(root.Skills, *validateSkill(fsys, c, dir))
 		}
 		return root, nil
 	}
-	return validateSkill(fsys, dir), nil
+	return validateSkill(fsys, dir, path.Dir(dir)), nil
 }
 
-// validateSkill checks the skill folder dir (clean, absolute, a directory).
-func validateSkill(fsys FS, dir string) *Validation {
-	v := &validator{fsys: fsys, dir: dir, out: &Validation{Dir: dir, Diagnostics: []Diagnostic{}}}
+// validateSkill checks the skill folder dir (clean, absolute, a directory)
+// found in the skills root root (S43's boundaries).
+func validateSkill(fsys FS, dir, root string) *Validation {
+	v := &validator{fsys: fsys, dir: dir, root: root, out: &Validation{Dir: dir, Diagnostics: []Diagnostic{}}}
 	v.checkFile()
 	v.checkNested()
 	return v.out
@@ -212,6 +224,7 @@ func skillFolders(fsys FS, dir string) []string {
 type validator struct {
 	fsys FS
 	dir  string
+	root string // the skills root the folder is taken to be in (S43)
 	out  *Validation
 	fm   fmLines
 }
@@ -243,9 +256,8 @@ func (v *validator) checkFile() {
 		v.add(DiagMissingSkillMD, SeverityError, msg, 0)
 		return
 	}
-	data, err := v.fsys.ReadFile(file)
-	if err != nil {
-		v.add(DiagUnreadable, SeverityError, "Failed to read skill file: "+file+" ("+ErrorCode(err)+")", 0)
+	data, ok := v.read(file)
+	if !ok {
 		return
 	}
 	text := DecodeText(data)
@@ -280,6 +292,44 @@ func (v *validator) checkFile() {
 	if strings.TrimSpace(sf.Body) == "" {
 		v.add(DiagEmptyBody, SeverityWarning, "SKILL.md has no instructions after the frontmatter", 0)
 	}
+}
+
+// read reads SKILL.md (a regular file, or a link to one) as discovery
+// does (S43, S44): a link whose realpath leaves the folder and the root is
+// reported and never opened; any other file is read only if the file
+// actually opened lies inside the realpath it must have (the link's
+// target's folder, or the skill folder). It reports a failure itself.
+func (v *validator) read(file string) ([]byte, bool) {
+	fsys := v.fsys
+	t, err := fsys.Lstat(file)
+	within := ""
+	if err == nil {
+		if t == TypeSymlink { // S43: where may it point?
+			var real string
+			if real, err = fsys.Realpath(file); err == nil {
+				if within = trustedWithin(fsys, real, v.dir, v.root); within == "" {
+					v.add(DiagLinkOutside, SeverityError, linkOutsideMessage(file, real), 0)
+					return nil, false
+				}
+			}
+		} else {
+			within, err = fsys.Realpath(v.dir)
+		}
+	}
+	var data []byte
+	if err == nil {
+		data, err = readFileWithin(fsys, within, file, MaxResolveBytes)
+	}
+	if tl, ok := err.(*errTooLarge); ok { // S45
+		v.add(DiagUnreadable, SeverityError, "File too large: "+file+" ("+strconv.FormatInt(tl.size, 10)+
+			" bytes; the limit is 8 MiB)", 0)
+		return nil, false
+	}
+	if err != nil {
+		v.add(DiagUnreadable, SeverityError, "Failed to read skill file: "+file+" ("+ErrorCode(err)+")", 0)
+		return nil, false
+	}
+	return data, true
 }
 
 // keyLine is the line of key k, or of the opening --- when k is absent.

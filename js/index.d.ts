@@ -384,7 +384,11 @@ export interface SkillChange {
   added: Skill[];
   /** Skills loaded before whose name is not loaded now (their old objects). */
   removed: Skill[];
-  /** Skills loaded before and now whose object changed (the new objects). */
+  /**
+   * Skills loaded before and now whose object changed, or whose SKILL.md
+   * changed, body included (S59: its file version moved; a touch or chmod
+   * counts too), the new objects. Reread a cached skill's text for these.
+   */
   changed: Skill[];
 }
 
@@ -480,7 +484,8 @@ export interface Skilldex {
    * Watch what a discovery with ctx depends on (its roots, missing roots
    * through their nearest existing ancestor, skill folders and SKILL.md
    * files, the plugin registry, the project's bounds), and call onChange
-   * after a quiet period whenever the discovery's digest (S54) changed.
+   * after a quiet period whenever the discovery's digest (S54) changed or
+   * a loaded skill's SKILL.md changed, body included (S59).
    * Needs the runtime's own filesystem (not a custom `fs`).
    */
   watch(ctx: LoadContext | undefined, onChange: (change: SkillChange) => void, opts?: WatchOptions): WatchHandle;

@@ -19,7 +19,11 @@
 // DiscoveryTracker compares one discovery with the previous one: the key is
 // the reply's digest (SPEC S54), and added/removed/changed are computed on
 // the skills' JSON texts where the reply is, so that a worker does the work
-// and the main thread only looks names up.
+// and the main thread only looks names up. A reply holds no skill's body
+// (discovery reads a SKILL.md up to the end of its frontmatter), so the
+// tracker also keeps each loaded skill's SKILL.md version, one stat each
+// (S59): a skill whose version moved is changed even when the reply, and so
+// its digest, did not.
 
 import { scanMembers, isErrorReply } from './reply.js';
 
@@ -207,38 +211,134 @@ function readDiscoverReply(reply) {
 }
 
 /**
+ * The filePath of a skill's JSON text: its first "filePath" key (the
+ * skill's own comes before its frontmatter, SPEC section 12; a string
+ * value cannot hold an unescaped quote, so the match is a key).
+ * @param {string} text
+ */
+function filePathOf(text) {
+  const at = text.indexOf(',"filePath":"');
+  if (at >= 0) {
+    const start = at + 12;
+    for (let i = start + 1; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) i++;
+      else if (c === 0x22) return String(JSON.parse(text.slice(start, i + 1)));
+    }
+  }
+  return String(JSON.parse(text)?.filePath);
+}
+
+/**
+ * How long (ms) after a file's change time its version is settled: a file
+ * system stamps times at the kernel's tick (up to 10 ms), so a second write
+ * in the tick of a stat would leave the version the stat saw (git's
+ * "racily clean" entries). A version younger than this is taken again
+ * once it is this old.
+ */
+const SETTLE_MS = 50;
+
+/**
+ * The S59 version of a file: device, inode, size, modification and change
+ * times, from one stat (which reads no byte and never blocks on a FIFO);
+ * "" when it has none. ctime: its change time (ms), 0 when none.
+ * @param {typeof import('node:fs')} nodefs
+ * @param {string} p
+ * @returns {{v: string, ctime: number}}
+ */
+function fileVersion(nodefs, p) {
+  try {
+    const s = nodefs.statSync(p, { throwIfNoEntry: false });
+    if (s) return { v: `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`, ctime: s.ctimeMs };
+  } catch {
+    // no version: compared as ""
+  }
+  return { v: '', ctime: 0 };
+}
+
+/**
+ * The S59 versions of the skills' SKILL.md files, by name. A version taken
+ * within SETTLE_MS of its change time is taken again once it is settled
+ * (at most three rounds: a file written without pause keeps the last).
+ * @param {Map<string, string>} skills the skills' JSON texts by name
+ * @param {typeof import('node:fs')} nodefs
+ */
+async function skillVersions(skills, nodefs) {
+  /** @type {Map<string, {v: string, ctime: number}>} */
+  const out = new Map();
+  /** @type {Map<string, string>} */
+  const files = new Map();
+  for (const [name, text] of skills) {
+    const p = filePathOf(text);
+    files.set(name, p);
+    out.set(name, fileVersion(nodefs, p));
+  }
+  for (let round = 0; round < 3; round++) {
+    const now = Date.now();
+    let wait = 0;
+    for (const x of out.values()) if (Math.abs(now - x.ctime) < SETTLE_MS) wait = Math.max(wait, x.ctime + SETTLE_MS - now);
+    if (wait <= 0) break;
+    await new Promise((r) => setTimeout(r, Math.min(wait, SETTLE_MS)));
+    for (const [name, x] of out) {
+      if (Math.abs(now - x.ctime) < SETTLE_MS) out.set(name, fileVersion(nodefs, /** @type {string} */ (files.get(name))));
+    }
+  }
+  return out;
+}
+
+/**
  * The previous discovery of one watch, to compare the next with.
  */
 export class DiscoveryTracker {
   constructor() {
     /** @type {Map<string, string> | null} */
     this.skills = null;
-    /** @type {string | null} */
+    /** @type {string | null} the last reply's digest */
+    this.digest = null;
+    /** @type {string | null} the last key given: the digest, or the digest and a count when only versions moved */
     this.key = null;
+    /** @type {Map<string, {v: string, ctime: number}>} each skill's SKILL.md version, by name */
+    this.versions = new Map();
+    this.moves = 0;
   }
 
   /**
    * Compare a discover reply with the previous one. key is the S54 digest
-   * (or, from a module without S54, a hash of the whole reply).
+   * (or, from a module without S54, a hash of the whole reply), extended
+   * by a count when only SKILL.md versions moved (S59); it is the last key
+   * again when nothing changed. With nodefs, a skill whose SKILL.md
+   * version moved is changed too.
    * @param {Uint8Array} reply the reply's UTF-8 bytes
+   * @param {typeof import('node:fs')} [nodefs]
    * @returns {Promise<{key: string, added: string[], removed: string[], changed: string[]}>}
    */
-  async observe(reply) {
+  async observe(reply, nodefs) {
     const { digest, skills } = readDiscoverReply(reply);
-    const key = digest ?? (await sha256(reply));
+    const sum = digest ?? (await sha256(reply));
+    const versions = nodefs ? await skillVersions(skills, nodefs) : new Map();
     const added = [];
     const removed = [];
     const changed = [];
-    if (this.skills && key !== this.key) {
+    if (this.skills) {
+      const same = sum === this.digest; // the same reply: the same skills, the same texts
       for (const [name, text] of skills) {
         const old = this.skills.get(name);
-        if (old === undefined) added.push(name);
-        else if (old !== text) changed.push(name);
+        if (old === undefined) {
+          added.push(name);
+          continue;
+        }
+        const was = this.versions.get(name);
+        const cur = versions.get(name);
+        if ((!same && old !== text) || (was && cur && was.v !== cur.v)) changed.push(name);
       }
-      for (const name of this.skills.keys()) if (!skills.has(name)) removed.push(name);
+      if (!same) for (const name of this.skills.keys()) if (!skills.has(name)) removed.push(name);
     }
+    let key = sum;
+    if (this.skills && sum === this.digest) key = changed.length ? `${sum}.${++this.moves}` : /** @type {string} */ (this.key);
     this.skills = skills;
+    this.digest = sum;
     this.key = key;
+    this.versions = versions;
     return { key, added, removed, changed };
   }
 }
@@ -271,6 +371,6 @@ export async function watchedDiscover(engine, recorder, tracker, request, nodefs
   }
   if (isErrorReply(reply)) return { reply, watch: null };
   const plan = watchPlan(rec, nodefs, max);
-  const diff = await tracker.observe(reply);
+  const diff = await tracker.observe(reply, nodefs);
   return { reply, watch: { plan, ...diff } };
 }

@@ -4,7 +4,9 @@
 // A watch runs a discovery that records what it read (deps.js), watches the
 // directories that record names, and after a change waits for a quiet
 // period of debounceMs, runs the discovery again and calls onChange only
-// when the reply's digest (SPEC S54) differs from the last one. After every
+// when the reply's digest (SPEC S54) differs from the last one, or a loaded
+// skill's SKILL.md changed, body included (S59: the version of the file, one
+// stat each, moved; deps.js DiscoveryTracker). After every
 // discovery the watched set is brought up to date (a new root, a swapped
 // symlink, a deleted folder), and when it grew, one more discovery runs:
 // a file written between the discovery's read and the new watcher's start

@@ -491,3 +491,37 @@ test('a SKILL.md linked inside its repository is readable by read, files and exp
     `Use the form tools.\n\n---\n\nSkill: ${repo}/.claude/skills/pdf/SKILL.md\nUser: form.pdf\n`,
   );
 });
+
+// S43 in validate (S40): a SKILL.md that links outside its skill is
+// link-outside for discovery, and validate, of the skill or of its skills
+// root, says so with discovery's message and never opens the target: the
+// values of a target that starts with --- are not quoted, in human or
+// --json output, nor by the API.
+test('validate never quotes a SKILL.md linked outside its skill (S43)', async () => {
+  const ws = root + '/linkout';
+  const skills = ws + '/skills';
+  fs.mkdirSync(ws + '/secret', { recursive: true });
+  fs.writeFileSync(ws + '/secret/env.md', '---\nname: TOP-SECRET-TOKEN-12345\ndescription: API_KEY=hunter2\n---\nsecret body line\n');
+  fs.mkdirSync(skills + '/leak', { recursive: true });
+  fs.symlinkSync('../../secret/env.md', skills + '/leak/SKILL.md');
+  fs.mkdirSync(skills + '/fine', { recursive: true });
+  fs.writeFileSync(skills + '/fine/SKILL.md', '---\nname: fine\ndescription: Fine.\n---\nBody.\n');
+  const message = `${skills}/leak/SKILL.md links outside its skill (${ws}/secret/env.md); link the skill folder instead`;
+  const secret = /TOP-SECRET|hunter2|secret body/;
+  for (const dir of [skills + '/leak', skills]) {
+    for (const args of [['validate', dir], ['validate', dir, '--json']]) {
+      const r = cli(args);
+      assert.equal(r.status, 1, `${args.join(' ')}: exit ${r.status}, stderr: ${r.stderr}`);
+      assert.doesNotMatch(r.stdout + r.stderr, secret, r.stdout + r.stderr);
+      assert.ok((r.stdout + r.stderr).includes('link-outside'), r.stdout + r.stderr);
+      assert.ok((r.stdout + r.stderr).includes(message), r.stdout + r.stderr);
+    }
+    const v = await engine.validate(dir);
+    assert.doesNotMatch(JSON.stringify(v), secret);
+    const leak = dir === skills ? v.skills.find((s) => s.dir === skills + '/leak') : v;
+    assert.deepEqual(leak.diagnostics, [{ code: 'link-outside', severity: 'error', message }]);
+  }
+  // Discovery gives the same message for the same link.
+  const scan = await engine.scanDir(skills);
+  assert.deepEqual(scan.warnings.map((w) => w.message), [message]);
+});

@@ -163,6 +163,41 @@ for (const mode of ['worker', 'in-thread']) {
   });
 }
 
+// S59: a skill's body is not in the reply, so a body edit leaves the digest
+// as it was (S54); the watch still reports the skill as changed, also for an
+// edit of the same size, and for the target of a linked folder.
+for (const mode of ['worker', 'in-thread']) {
+  test(`${mode}: an edit of a SKILL.md's body alone reports the skill as changed (S59)`, async () => {
+    const ws = workspace(`body-${mode}`);
+    const sk = createSkilldex({ worker: mode === 'worker' });
+    const w = watched(sk, ws);
+    const file = path.join(ws.root, 'alpha/SKILL.md');
+    const head = '---\nname: alpha\ndescription: First skill\n---\n';
+    try {
+      const first = await w.h.ready;
+      write(file, head + 'New instructions for alpha, a longer text.\n');
+      let c = await w.next('edit the body of alpha');
+      assert.deepEqual([names(c.added), names(c.removed), names(c.changed)], [[], [], ['alpha']]);
+      if ('digest' in first) assert.equal(c.result.digest, first.digest, 'the digest covers no body (S54)');
+
+      write(file, head + 'New instructions for alpha, a longer TEXT.\n'); // the same size
+      c = await w.next('edit the body of alpha, same size');
+      assert.deepEqual([names(c.added), names(c.removed), names(c.changed)], [[], [], ['alpha']]);
+
+      write(path.join(ws.dir, 'store/v1/SKILL.md'), skill('linked', 'Linked, version one') + 'More.\n');
+      c = await w.next('edit the body behind a linked folder');
+      assert.deepEqual([names(c.added), names(c.removed), names(c.changed)], [[], [], ['linked']]);
+
+      await sleep(QUIET_MS);
+      assert.deepEqual(w.changes.map((x) => names(x.changed)), [], 'a callback with nothing changed');
+      assert.deepEqual(w.errors, []);
+    } finally {
+      await w.h.close();
+      await sk.close();
+    }
+  });
+}
+
 test('100 edits in a burst give at most 2 callbacks; an unrelated file gives none; latency', async () => {
   const ws = workspace('burst');
   const sk = createSkilldex({ worker: true });
