@@ -159,9 +159,13 @@ test-bun: wasm $(if $(filter $(TOOLS)/%,$(BUN)),$(BUN))
 # Benchmarks (issue 6; not part of test). bench-go runs the core benchmarks
 # (BenchmarkDiscover on memfs and osfs, BenchmarkSyscallFloor: the bare OS
 # calls for the same 1000-skill tree) BENCH_ROUNDS times, interleaved, and
-# prints medians and ratios to the floor. bench-js runs js/bench/bench.mjs:
-# the JS facade against the JS syscall floor at 100, 1000 and 10000 skills,
-# the cold CLI against bare node, module size and memory. On a noisy
+# prints medians and ratios to the floor, and the share of the files a first
+# discovery sends to the complete frontmatter path. bench-js runs
+# js/bench/bench.mjs: the JS facade against the JS syscall floor at 100, 1000
+# and 10000 skills, the first and second discover() of fresh processes, the
+# complete-path share, the cold CLI against bare node, module size and
+# memory. Both measure workspaces with the frontmatter of published
+# collections (docs/bench/WORKSPACE.md). On a noisy
 # machine, compare ratios from one run, not times from different runs.
 # The summaries go to docs/bench/go.md and docs/bench/js.md: commit them with
 # the README's Performance table, whose figures must come from them

@@ -443,6 +443,12 @@ export interface EngineStats {
   instances: number;
   /** Instances of the frontmatter module created so far: 0 while the engine's scanner has read every SKILL.md. */
   frontmatterInstances: number;
+  /**
+   * Frontmatters the engine handed to the frontmatter module (the complete
+   * path, wasm/ABI.md#parse_frontmatter) so far: 0 while its scanner has
+   * read every SKILL.md.
+   */
+  frontmatterParses: number;
   /** Calls made so far. */
   calls: number;
   /**

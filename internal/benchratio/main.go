@@ -29,9 +29,11 @@ func main() {
 	}
 }
 
-// sample is one benchmark result line.
+// sample is one benchmark result line; complete is its complete-path-%
+// metric (core's BenchmarkDiscover: the share of SKILL.md files a first
+// discovery sent to the complete frontmatter path), -1 without one.
 type sample struct {
-	ns, bytes, allocs float64
+	ns, bytes, allocs, complete float64
 }
 
 func run(in io.Reader, out io.Writer, floor string) error {
@@ -58,7 +60,15 @@ func run(in io.Reader, out io.Writer, floor string) error {
 	if f, ok := runs[floor]; ok {
 		floorNs = median(f, func(s sample) float64 { return s.ns })
 	}
-	fmt.Fprintf(out, "| benchmark | runs | median | allocs/op | B/op | × %s |\n|---|---:|---:|---:|---:|---:|\n", floor)
+	withComplete := false
+	for _, ss := range runs {
+		withComplete = withComplete || slices.ContainsFunc(ss, func(s sample) bool { return s.complete >= 0 })
+	}
+	head, rule := "", ""
+	if withComplete {
+		head, rule = " complete path |", "---:|"
+	}
+	fmt.Fprintf(out, "| benchmark | runs | median | allocs/op | B/op | × %s |%s\n|---|---:|---:|---:|---:|---:|%s\n", floor, head, rule)
 	for _, name := range order {
 		ss := runs[name]
 		ns := median(ss, func(s sample) float64 { return s.ns })
@@ -69,8 +79,15 @@ func run(in io.Reader, out io.Writer, floor string) error {
 				ratio = "**" + ratio + "**"
 			}
 		}
-		fmt.Fprintf(out, "| %s | %d | %.2f ms | %.0f | %.0f | %s |\n", name, len(ss), ns/1e6,
-			median(ss, func(s sample) float64 { return s.allocs }), median(ss, func(s sample) float64 { return s.bytes }), ratio)
+		complete := ""
+		if withComplete {
+			complete = " - |"
+			if c := median(ss, func(s sample) float64 { return s.complete }); c >= 0 {
+				complete = fmt.Sprintf(" %.1f%% |", c)
+			}
+		}
+		fmt.Fprintf(out, "| %s | %d | %.2f ms | %.0f | %.0f | %s |%s\n", name, len(ss), ns/1e6,
+			median(ss, func(s sample) float64 { return s.allocs }), median(ss, func(s sample) float64 { return s.bytes }), ratio, complete)
 	}
 	return nil
 }
@@ -87,7 +104,7 @@ func parseLine(line string) (string, sample, bool) {
 			name = name[:i]
 		}
 	}
-	var s sample
+	s := sample{complete: -1}
 	found := false
 	for i := 2; i+1 < len(f); i++ {
 		v, err := strconv.ParseFloat(f[i], 64)
@@ -101,6 +118,8 @@ func parseLine(line string) (string, sample, bool) {
 			s.bytes = v
 		case "allocs/op":
 			s.allocs = v
+		case "complete-path-%":
+			s.complete = v
 		}
 	}
 	return name, s, found

@@ -13,9 +13,10 @@ import (
 
 // The workspace: 1000 skills spread over the roots of every
 // provider (user and project levels, an ancestor of cwd, two plugins and a
-// custom directory), with realistic SKILL.md files (1-8 KB, 5-10
-// frontmatter keys), a few symlinked skill folders and a few names found in
-// more than one root.
+// custom directory), with SKILL.md files shaped as published ones are
+// (SkillFile: their frontmatter shapes, description and body sizes at the
+// rates of docs/bench/WORKSPACE.md, 1.5% of them invalid YAML), a few
+// symlinked skill folders and a few names found in more than one root.
 const (
 	Home  = "/home/u"
 	Cwd   = "/work/repo/pkg"
@@ -93,16 +94,17 @@ func Tree() (entries []Entry, roots []string) {
 			if n%97 == 0 && n > 0 {
 				name = fmt.Sprintf("shared-%d", n%5) // a name found in several roots
 			}
+			data := SkillFile(n, name)
 			n++
 			dir := r.dir + "/" + name
 			if n%150 == 0 {
 				// A symlinked skill folder pointing into a shared store.
 				store := "/shared/store/" + name
-				entries = append(entries, Entry{Path: store + "/SKILL.md", Data: skillFile(rng, name, sentence)})
+				entries = append(entries, Entry{Path: store + "/SKILL.md", Data: data})
 				entries = append(entries, Entry{Path: dir, Target: store})
 				continue
 			}
-			entries = append(entries, Entry{Path: dir + "/SKILL.md", Data: skillFile(rng, name, sentence)})
+			entries = append(entries, Entry{Path: dir + "/SKILL.md", Data: data})
 			if n%8 == 0 {
 				entries = append(entries, Entry{Path: dir + "/reference.md", Data: []byte(sentence(40) + "\n")})
 			}
@@ -128,33 +130,6 @@ func skillName(entries []Entry, root string, i int) string {
 		}
 	}
 	panic("no such skill")
-}
-
-// benchSkill returns a SKILL.md of 1-8 KB with 5-10 frontmatter keys.
-func skillFile(rng *rand.Rand, name string, sentence func(int) string) []byte {
-	var b strings.Builder
-	b.WriteString("---\n")
-	b.WriteString("name: " + name + "\n")
-	b.WriteString("description: Use this skill to " + sentence(12+rng.IntN(20)) + ".\n")
-	extras := []string{
-		"version: 1." + fmt.Sprint(rng.IntN(10)) + ".0\n",
-		"license: MIT\n",
-		"globs: [\"**/*.ts\", \"src/**/*.go\"]\n",
-		"alwaysApply: false\n",
-		"allowed-tools: [read, bash, edit]\n",
-		"metadata:\n  author: team-" + fmt.Sprint(rng.IntN(20)) + "\n  category: " + sentence(1) + "\n",
-		"tags: [" + strings.ReplaceAll(sentence(3), " ", ", ") + "]\n",
-		"compatibility: Works with " + sentence(4) + "\n",
-	}
-	for _, i := range rng.Perm(len(extras))[:3+rng.IntN(6)] { // 5 to 10 keys in all
-		b.WriteString(extras[i])
-	}
-	b.WriteString("---\n\n# " + name + "\n\n")
-	size := 1024 + rng.IntN(7*1024)
-	for b.Len() < size {
-		b.WriteString(sentence(14) + ".\n")
-	}
-	return []byte(b.String())
 }
 
 // Builder is where Write puts the workspace: memfs.FS, or

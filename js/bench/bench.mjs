@@ -4,12 +4,22 @@
 //	node js/bench/bench.mjs [--sizes 100,1000,10000] [--rounds N] [--cold N] [--keep]
 //
 // It generates workspaces of 100, 1000 and 10000 skill folders in a
-// temporary directory (js/bench/workspace.mjs: realistic SKILL.md files of
-// 1-8 KB spread over the roots of every provider, a plugin registry,
-// symlinked skill folders, names found in several roots, invalid YAML,
-// nested groups and long descriptions; the idea of core/bench_test.go) and
-// prints one markdown table:
+// temporary directory (js/bench/workspace.mjs: SKILL.md files with the
+// frontmatter shapes, sizes and rates of published collections,
+// docs/bench/WORKSPACE.md, spread over the roots of every provider, a
+// plugin registry, symlinked skill folders, names found in several roots,
+// 1.5% invalid YAML, nested groups; the workspace of core/bench_test.go)
+// and prints one markdown table:
 //
+//   - fresh process: the first and the second discover() of a new process
+//     with the runtime's default flags (fresh-calls.mjs; the first with
+//     the module's compile and start), medians of --fresh runs on a tree
+//     older than 3 s, interleaved with fresh processes running the plain
+//     loop: the first call's ratio is to the first loop of a fresh
+//     process, the second call's to the warm JS floor below;
+//   - complete path: the share of the SKILL.md files the first call sent
+//     to the frontmatter module (the complete YAML path; stats().
+//     frontmatterParses);
 //   - facade warm: the median of discover() through the JS package (request
 //     JSON, the wasm call, JSON.parse of the reply), after 2 s of warm-up
 //     calls (the first call is reported apart);
@@ -19,8 +29,8 @@
 //   - ratio: facade / floor. The two run interleaved, round after round,
 //     so a noisy machine slows both alike; medians of the same run.
 //   - after a change: the median of three discover() calls, each right
-//     after one SKILL.md was rewritten (the same size, one letter of its
-//     description changed): what an editor meets after a save. An
+//     after one SKILL.md was rewritten (the same size, the case of its
+//     description's first letter changed): what an editor meets after a save. An
 //     unchanged tree's discovery is answered from the last reply once
 //     every file it read is confirmed unchanged (wasm/ABI.md#file_version);
 //     a changed file makes the call read and parse in full, and record
@@ -73,6 +83,7 @@ const { values: flags } = parseArgs({
     phases: { type: 'boolean', default: false }, // internal: one cold in-process run, JSON on stdout
     'default-flags': { type: 'boolean', default: false }, // internal: --phases without the CLI's --liftoff-only
     oneshot: { type: 'string', default: '11' }, // one-shot runs of each variant (0: skip)
+    fresh: { type: 'string', default: '7' }, // fresh processes per size timing their first and second discover() (0: skip)
     deno: { type: 'string' }, // the deno binary for the one-shot runs (default: build/tools, then PATH)
   },
 });
@@ -103,20 +114,63 @@ const timeAsync = async (f) => {
 
 const MiB = (b) => (b / 1048576).toFixed(1);
 
+/**
+ * The first and second discover() of fresh processes (fresh-calls.mjs,
+ * default runtime flags) over ws, interleaved with fresh processes running
+ * the plain loop twice (fresh-calls.mjs --loop): medians of runs, after
+ * one run of each for the page cache. Under Deno, Deno's processes.
+ * @param {import('./workspace.mjs').Workspace} ws @param {number} runs
+ */
+function fresh(ws, runs) {
+  const script = path.join(here, 'fresh-calls.mjs');
+  const one = (/** @type {string[]} */ args) => {
+    const cmd = /** @type {any} */ (globalThis).Deno ? ['run', '-A', '--no-lock', script, ...args] : [script, ...args];
+    const r = spawnSync(process.execPath, cmd, { encoding: 'utf8', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } });
+    if (r.status !== 0) throw new Error(`fresh-calls.mjs: exit ${r.status}\n${r.stderr}`);
+    return JSON.parse(r.stdout);
+  };
+  const discover = [ws.cwd, ws.home, JSON.stringify(ws.options)];
+  const loop = ['--loop', JSON.stringify(ws.roots)];
+  one(discover);
+  one(loop);
+  const ds = [];
+  const ls = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2) ls.push(one(loop));
+    ds.push(one(discover));
+    if (!(i % 2)) ls.push(one(loop));
+  }
+  return {
+    first: median(ds.map((r) => r.first)),
+    second: median(ds.map((r) => r.second)),
+    loopFirst: median(ls.map((r) => r.first)),
+    loopSecond: median(ls.map((r) => r.second)),
+    completePath: ds[0].completePath,
+  };
+}
+
 async function warm(count) {
   const { createSkilldex } = await import('../index.js');
   const ws = generate(count);
   const madeAt = performance.now();
+  // Fresh processes first, on a tree older than 3 s as users' trees are
+  // (one just written is read in full on every call; see the warm-up below).
+  const freshRuns = Number(flags.fresh);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, madeAt + 3500 - performance.now())));
+  const fr = freshRuns > 0 ? fresh(ws, freshRuns) : null;
   /** @type {import('../index.js').Skilldex | undefined} */
   let sk;
   try {
     sk = createSkilldex({ cwd: ws.cwd, home: ws.home, options: ws.options });
     await sk.ready();
     const [first, res] = await timeAsync(() => sk.discover());
+    // The share of the SKILL.md files the first call sent to the complete
+    // frontmatter path (the frontmatter module).
+    const completePath = sk.stats().frontmatterParses / ws.files;
     const bad = res.warnings.filter((w) => /Failed to|not closed|larger than/.test(w.message));
     const badYaml = res.warnings.filter((w) => /invalid YAML/.test(w.message)).length;
     const realpathShadowed = res.shadowed.filter((s) => s.reason === 'realpath').length;
-    if (res.skills.length < count * 0.95 || bad.length || badYaml !== ws.badYaml || realpathShadowed < Math.min(5, count / 150)) {
+    if (res.skills.length < count * 0.9 || bad.length || badYaml !== ws.badYaml || realpathShadowed < Math.min(5, count / 150)) {
       throw new Error(`workspace of ${count}: ${res.skills.length} skills, ${realpathShadowed} shadowed by realpath, ${badYaml} invalid YAML warnings (want ${ws.badYaml}), warnings ${JSON.stringify(bad.slice(0, 3))}`);
     }
     const memFirst = sk.stats().memoryBytes;
@@ -151,10 +205,15 @@ async function warm(count) {
     }
     const memLast = sk.stats().memoryBytes;
     const changed = [];
-    for (const file of skillFiles(ws.roots, 3)) {
+    const withFrontmatter = skillFiles(ws.roots, 20).filter((f) => fs.readFileSync(f, 'latin1').startsWith('---'));
+    for (const file of withFrontmatter.slice(0, 3)) {
+      // The case of the description's first letter, whatever its shape.
       const text = fs.readFileSync(file, 'latin1');
-      const at = text.indexOf('description: ') + 'description: '.length;
-      fs.writeFileSync(file, text.slice(0, at) + (text[at] === 'Z' ? 'Y' : 'Z') + text.slice(at + 1), 'latin1');
+      let at = text.indexOf('description:');
+      while (!/[A-Za-z]/.test(text[at + 12])) at++;
+      at += 12;
+      const c = text[at];
+      fs.writeFileSync(file, text.slice(0, at) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + text.slice(at + 1), 'latin1');
       changed.push((await timeAsync(() => sk.discover()))[0]);
     }
     // Memory over many further calls (the largest size only): wasm memory
@@ -171,6 +230,8 @@ async function warm(count) {
       floor: median(flr),
       native: median(native),
       changed: median(changed),
+      completePath,
+      fresh: fr,
       calls: sk.stats().calls,
       memFirst,
       memLast,
@@ -344,14 +405,22 @@ const oneShotRuns = /** @type {any} */ (globalThis).Deno ? 0 : Number(flags.ones
 const once = oneShotRuns > 0 ? oneShot(oneShotRuns) : null;
 console.log(`skilldex bench: ${runtime}, ${cpus.length} cores (${cpus[0]?.model.trim()}), load average ${load}`);
 console.log();
-console.log('| skills | facade warm | JS floor | ratio | floor with realpath.native | ratio | first call | after a change | memory after 1 call | after last call (calls) | growth over further calls |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| skills | facade warm | JS floor | ratio | floor with realpath.native | ratio | fresh process: 1st call | its loop | ratio | 2nd call | ratio to JS floor | first call | after a change | complete path | memory after 1 call | after last call (calls) | growth over further calls |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const n of sizes) {
   const r = await warm(n);
+  const f = r.fresh;
+  const freshCells = f
+    ? `${f.first.toFixed(1)} ms | ${f.loopFirst.toFixed(1)} ms | **${(f.first / f.loopFirst).toFixed(2)}×** | ${f.second.toFixed(1)} ms | **${(f.second / r.floor).toFixed(2)}×**`
+    : '- | - | - | - | -';
   console.log(
-    `| ${n} (${r.skills} loaded) | ${r.facade.toFixed(1)} ms | ${r.floor.toFixed(1)} ms | **${(r.facade / r.floor).toFixed(2)}×** | ${r.native.toFixed(1)} ms | ${(r.facade / r.native).toFixed(2)}× | ${r.first.toFixed(1)} ms | ${r.changed.toFixed(1)} ms | ${MiB(r.memFirst)} MiB | ${MiB(r.memLast)} MiB (${r.calls}) | ${r.repeat ? `${MiB(r.memRepeat - r.memLast)} MiB (${r.repeat})` : '-'} |`,
+    `| ${n} (${r.skills} loaded) | ${r.facade.toFixed(1)} ms | ${r.floor.toFixed(1)} ms | **${(r.facade / r.floor).toFixed(2)}×** | ${r.native.toFixed(1)} ms | ${(r.facade / r.native).toFixed(2)}× | ${freshCells} | ${r.first.toFixed(1)} ms | ${r.changed.toFixed(1)} ms | ${(100 * r.completePath).toFixed(1)}% | ${MiB(r.memFirst)} MiB | ${MiB(r.memLast)} MiB (${r.calls}) | ${r.repeat ? `${MiB(r.memRepeat - r.memLast)} MiB (${r.repeat})` : '-'} |`,
   );
 }
+console.log();
+console.log(
+  `Fresh process: the first and second discover() of a new ${runtime.split(' ')[0]} process with default flags (js/bench/fresh-calls.mjs; the first includes compiling and starting the module), medians of ${flags.fresh} interleaved with fresh processes running the plain loop (its loop: the first loop of a fresh process); the first call's ratio is to that loop, the second call's to the warm JS floor. First call: the first discover() of an engine in this process. Complete path: the share of the SKILL.md files the first call sent to the frontmatter module (stats().frontmatterParses).`,
+);
 console.log();
 if (c) {
   console.log(`| cold start (median of ${coldRuns}, interleaved) | ms |`);

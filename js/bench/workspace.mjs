@@ -3,22 +3,29 @@
 // provider, deterministic for a given count, with every kind of folder a
 // real workspace has:
 //
-//   - realistic SKILL.md files of 1-8 KB with 5-10 frontmatter keys, some
+//   - SKILL.md files shaped as published ones are (skillFile: the
+//     frontmatter shapes, keys, description and body sizes of published
+//     collections at their rates, docs/bench/WORKSPACE.md), some
 //     descriptions with a character outside ASCII (a dash);
 //   - names found in several roots (collisions: shadowed by name);
 //   - symlinked skill folders pointing into a shared store, and links to
 //     skills of another root (the same file reached twice: shadowed by
 //     realpath);
-//   - invalid YAML (`description: Use when: ...`, which yaml.v3 rejects;
-//     SPEC S7 keeps the skill with a warning);
+//   - 1.5% invalid YAML (`description: Use when: ...`, which yaml.v3
+//     rejects; SPEC S7 keeps the skill with a warning);
 //   - nested groups (`<root>/group-N/<skill>/SKILL.md`, never discovered by
 //     SPEC S10; engines that recurse find them);
-//   - long descriptions (a folded block scalar of about 1 KB);
 //   - a plugin registry and folders with extra reference files.
 
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+/**
+ * The frontmatter shapes and their weights (internal/benchws/shapes.json,
+ * described in docs/bench/WORKSPACE.md), shared with the Go benchmarks.
+ */
+export const SHAPES = JSON.parse(fs.readFileSync(new URL('../../internal/benchws/shapes.json', import.meta.url), 'utf8'));
 
 /** A small deterministic PRNG (mulberry32), so every run builds the same tree. */
 function rng(seed) {
@@ -30,16 +37,186 @@ function rng(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { int: (n) => Math.floor(next() * n) };
+  return { float: next, int: (/** @type {number} */ n) => Math.floor(next() * n) };
 }
 
-const WORDS = (
-  'the a skill for when you need to review test deploy write format lint pdf ' +
-  'tables charts commit message release notes database schema migration api client server ' +
-  'frontend backend docs security audit performance profile trace logs metrics'
-).split(' ');
+const WORDS = SHAPES.words;
 
-/** Skill roots relative to the workspace, with a weight each (as core/bench_test.go). */
+// Which shapes file i has: a Weyl sequence per dimension (the fractional
+// part of (i+1)·frac(√p), one prime p per dimension: file, crlf,
+// description, nested, allowedTools, then one per entry of keys), so every
+// prefix of the files holds each shape at its rate. Go's
+// internal/benchws/skillfile.go is the same code: the two give the same
+// bytes (js/test/bench-workspace.test.js).
+const PRIMES = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97];
+
+/** @param {number} d @param {number} i */
+function weyl(d, i) {
+  let a = Math.sqrt(PRIMES[d]);
+  a -= Math.floor(a);
+  const x = (i + 1) * a;
+  return x - Math.floor(x);
+}
+
+/** @param {[string, number][]} table @param {number} u */
+function pick(table, u) {
+  let total = 0;
+  for (const c of table) total += c[1];
+  const x = u * total;
+  let cum = 0;
+  for (const c of table) {
+    cum += c[1];
+    if (x < cum) return c[0];
+  }
+  return table[table.length - 1][0];
+}
+
+/** @param {{quantiles: number[], values: number[]}} q @param {number} u */
+function quantile(q, u) {
+  let k = 0;
+  while (k + 2 < q.quantiles.length && u >= q.quantiles[k + 1]) k++;
+  const v = q.values[k] + ((q.values[k + 1] - q.values[k]) * (u - q.quantiles[k])) / (q.quantiles[k + 1] - q.quantiles[k]);
+  return Math.floor(v);
+}
+
+/** @param {string} text @param {number} width */
+function wrap(text, width) {
+  const lines = [];
+  let line = '';
+  for (const w of text.split(' ')) {
+    if (line === '') line = w;
+    else if (line.length + 1 + w.length > width) lines.push(line), (line = w);
+    else line += ' ' + w;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * The i-th SKILL.md of a generated workspace, for a skill folder called
+ * name: frontmatter with the shapes of published collections at their
+ * rates (SHAPES), 1.5% invalid YAML (`description: Use when: ...`, which
+ * yaml.v3 rejects; SPEC S7 keeps the skill with a warning), 15.5% without
+ * frontmatter, descriptions and bodies of their sizes. The same bytes as
+ * Go's benchws.SkillFile(i, name).
+ * @param {number} i
+ * @param {string} name
+ * @returns {string}
+ */
+export function skillFile(i, name) {
+  const r = rng((Math.imul(i, 0x9e3779b9) + 0x5eed) >>> 0);
+  const word = () => WORDS[r.int(WORDS.length)];
+  const words = (/** @type {number} */ n) => Array.from({ length: n }, word).join(' ');
+  const list = (/** @type {string} */ key, /** @type {number} */ n) => {
+    const items = Array.from({ length: n }, word);
+    if (pick(SHAPES.listStyle, r.float()) === 'flow') return `${key}: [${items.join(', ')}]\n`;
+    return `${key}:\n  - ${items.join('\n  - ')}\n`;
+  };
+  let b = '';
+  const file = pick(SHAPES.file, weyl(0, i));
+  if (file !== 'none') {
+    b += `---\nname: ${name}\n`;
+    const chars = quantile(SHAPES.descriptionChars, r.float());
+    let style = pick(SHAPES.description, weyl(2, i));
+    if (file === 'invalid') style = 'invalid';
+    let text = style === 'invalid' ? 'Use when: you need to' : 'Use this skill to';
+    // The additions below (the last word's overshoot, a dash, a quotation)
+    // come to about 10 characters on average.
+    while (text.length + 10 < chars) text += ' ' + word();
+    if (style === 'plain' || style === 'double-quoted' || style === 'single-quoted' || style === 'invalid') {
+      if (r.int(5) === 0) text += ` — ${words(2)}`; // a character outside ASCII, as people write
+      text += '.';
+      if (style === 'double-quoted') {
+        if (r.int(4) === 0) text += ` Say \\"${word()}\\".`;
+        text = `"${text}"`;
+      } else if (style === 'single-quoted') {
+        text = `'${text} It''s ${word()}.'`;
+      }
+      b += `description: ${text}\n`;
+    } else {
+      // A scalar over several lines.
+      let head = /** @type {Record<string, string>} */ ({ folded: ' >', literal: ' |', continued: '' })[style];
+      if (style === 'folded' && r.int(2) === 0) head = ' >-';
+      b += `description:${head}\n`;
+      for (const line of wrap(text + '.', 76)) b += `  ${line}\n`;
+    }
+    const allowed = pick(SHAPES.allowedTools, weyl(4, i));
+    if (allowed === 'string') b += 'allowed-tools: Read, Grep, Bash\n';
+    else if (allowed === 'list') b += list('allowed-tools', 2 + r.int(3));
+    SHAPES.keys.forEach((/** @type {[string, number]} */ [key, weight], /** @type {number} */ k) => {
+      if (weyl(5 + k, i) * SHAPES.keysOutOf >= weight) return;
+      switch (key) {
+        case 'license':
+          b += `license: ${['MIT', 'Apache-2.0', 'Complete terms in LICENSE.txt'][r.int(3)]}\n`;
+          break;
+        case 'version':
+          b += `version: 1.${r.int(10)}.0\n`;
+          break;
+        case 'triggers':
+        case 'tags':
+        case 'agents':
+        case 'compatible_tools':
+          b += list(key, 2 + r.int(3));
+          break;
+        case 'author':
+          b += `author: team-${r.int(20)}\n`;
+          break;
+        case 'command':
+          b += `command: /${word()}\n`;
+          break;
+        case 'compatibility':
+          b += `compatibility: Works with ${words(4)}\n`;
+          break;
+        case 'effort':
+          b += `effort: ${['low', 'medium', 'high'][r.int(3)]}\n`;
+          break;
+        case 'disable-model-invocation':
+          b += 'disable-model-invocation: true\n';
+          break;
+        case 'context':
+          b += 'context: fork\n';
+          break;
+        case 'argument-hint':
+          b += `argument-hint: "[${word()}]"\n`;
+          break;
+        default: // type, category
+          b += `${key}: ${word()}\n`;
+      }
+    });
+    switch (pick(SHAPES.nested, weyl(3, i))) {
+      case 'requires-flow': {
+        const items = ['rube'];
+        if (r.int(4) === 0) items.push(word());
+        b += `requires:\n  mcp: [${items.join(', ')}]\n`;
+        break;
+      }
+      case 'requires-block':
+        b += 'requires:\n  mcp:\n    - rube\n';
+        if (r.int(2) === 0) b += `    - ${word()}\n`;
+        break;
+      case 'metadata':
+        b += `metadata:\n  author: team-${r.int(20)}\n  version: "1.${r.int(10)}"\n`;
+        if (r.int(2) === 0) b += `  category: ${word()}\n`;
+        break;
+      case 'metadata-sequence-of-mappings':
+        b += 'metadata:\n  contributors:\n';
+        for (let k = 0; k < 2; k++) b += `    - name: ${word()}\n      org: ${word()}\n`;
+        break;
+    }
+    b += '---\n\n';
+  }
+  const size = quantile(SHAPES.bodyBytes, r.float());
+  let body = `# ${name}\n\n`;
+  while (body.length < size) body += words(14) + '.\n';
+  b += body;
+  if (pick(SHAPES.crlf, weyl(1, i)) === 'crlf') b = b.replaceAll('\n', '\r\n');
+  return b;
+}
+
+/** Whether a SKILL.md skillFile made has invalid YAML (the unquoted-colon kind). @param {string} text */
+export const isInvalidYAML = (text) => /^description: Use when: /m.test(text);
+
+/** Skill roots relative to the workspace, with a weight each (as internal/benchws). */
 export const ROOTS = [
   ['home/u/.xcsh/agent/skills', 15],
   ['home/u/.claude/skills', 20],
@@ -56,53 +233,8 @@ export const ROOTS = [
   ['opt/team-skills', 7],
 ];
 
-/** Every how many skills one has invalid YAML, a long description, sits in a nested group. */
-const BAD_YAML_EVERY = 101;
-const LONG_DESCRIPTION_EVERY = 67;
+/** Every how many skills one sits in a nested group. */
 const NESTED_EVERY = 89;
-
-/**
- * A SKILL.md of 1-8 KB with 5-10 frontmatter keys.
- * @param {{int(n: number): number}} r
- * @param {string} name
- * @param {(n: number) => string} sentence
- * @param {'plain' | 'bad-yaml' | 'long'} kind
- */
-function skillFile(r, name, sentence, kind) {
-  let s = '---\n';
-  s += `name: ${name}\n`;
-  if (kind === 'bad-yaml') {
-    s += `description: Use when: ${sentence(10 + r.int(10))}\n`; // "mapping values are not allowed here"
-  } else if (kind === 'long') {
-    s += 'description: >-\n';
-    for (let i = 0; i < 14; i++) s += `  ${sentence(12)}\n`;
-  } else {
-    // One in five with a dash (—), as people write: a collection's reply is then
-    // not ASCII, as a real one's seldom is.
-    s += `description: Use this skill to ${sentence(12 + r.int(20))}${r.int(5) === 0 ? ` — ${sentence(4)}` : ''}.\n`;
-  }
-  const extras = [
-    `version: 1.${r.int(10)}.0\n`,
-    'license: MIT\n',
-    'globs: ["**/*.ts", "src/**/*.go"]\n',
-    'alwaysApply: false\n',
-    'allowed-tools: [read, bash, edit]\n',
-    `metadata:\n  author: team-${r.int(20)}\n  category: ${sentence(1)}\n`,
-    `tags: [${sentence(3).replaceAll(' ', ', ')}]\n`,
-    `compatibility: Works with ${sentence(4)}\n`,
-  ];
-  // A random 3 to 8 of the extras: 5 to 10 keys in all.
-  const order = extras.map((_, i) => i);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  for (const i of order.slice(0, 3 + r.int(6))) s += extras[i];
-  s += `---\n\n# ${name}\n\n`;
-  const size = 1024 + r.int(7 * 1024);
-  while (s.length < size) s += sentence(14) + '.\n';
-  return s;
-}
 
 /**
  * @typedef {object} Workspace
@@ -162,11 +294,11 @@ export function generate(count) {
       let name = `skill-${String(n).padStart(width, '0')}-${WORDS[r.int(WORDS.length)]}`;
       // A name found in several roots (once per root).
       if (n % 97 === 0 && n > 0 && !seen.has(`${root}/shared-${n % 5}`)) name = `shared-${n % 5}`;
+      const text = skillFile(n, name);
       n++;
-      const kind = n % BAD_YAML_EVERY === 0 ? 'bad-yaml' : n % LONG_DESCRIPTION_EVERY === 0 ? 'long' : 'plain';
       if (n % NESTED_EVERY === 0) {
         // A nested group: a folder without SKILL.md holding a skill folder.
-        write(`${root}/group-${n}/${name}/SKILL.md`, skillFile(r, name, sentence, kind));
+        write(`${root}/group-${n}/${name}/SKILL.md`, text);
         nested++;
         continue;
       }
@@ -174,14 +306,14 @@ export function generate(count) {
       seen.add(rel);
       if (n % 150 === 0) {
         // A symlinked skill folder pointing into a shared store.
-        write(`shared/store/${name}/SKILL.md`, skillFile(r, name, sentence, kind));
+        write(`shared/store/${name}/SKILL.md`, text);
         link(path.join(dir, 'shared/store', name), rel);
       } else {
-        write(`${rel}/SKILL.md`, skillFile(r, name, sentence, kind));
+        write(`${rel}/SKILL.md`, text);
         if (n % 8 === 0) write(`${rel}/reference.md`, sentence(40) + '\n');
         if (root === 'home/u/.claude/skills') claude.push(name);
       }
-      if (kind === 'bad-yaml') badYaml++;
+      if (isInvalidYAML(text)) badYaml++;
       files++;
     }
   });

@@ -659,6 +659,8 @@ export class Engine {
     /** @type {WebAssembly.Module | null} */
     this.fmModule = null;
     this.fmInstances = 0;
+    /** frontmatters the frontmatter module was asked for (parse_frontmatter calls) */
+    this.fmParses = 0;
     this.onStderr = opts.stderr;
     this.sha256 = opts.sha256 ?? null;
     this.jsonText = opts.jsonText ?? ((/** @type {Uint8Array} */ b) => decoder.decode(b));
@@ -797,6 +799,7 @@ export class Engine {
    * @returns {Uint8Array}
    */
   parseFrontmatter(path, text) {
+    this.fmParses++;
     try {
       if (!this.fm) {
         const module = this.frontmatterModuleSync();
@@ -953,6 +956,7 @@ export class Engine {
       memoryBytes: this.inst ? this.inst.memory.buffer.byteLength : 0,
       instances: this.instances,
       frontmatterInstances: this.fmInstances,
+      frontmatterParses: this.fmParses,
       calls: this.calls,
       prefetchedReads: this.prefetcher ? this.prefetcher.stats.served : 0,
     };

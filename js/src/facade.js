@@ -205,7 +205,7 @@ export function facade(platform) {
       close: async () => {
         if (setup) await (await setup).engine.close();
       },
-      stats: () => (engineRef ? engineRef.stats() : { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0, prefetchedReads: 0 }),
+      stats: () => (engineRef ? engineRef.stats() : { memoryBytes: 0, instances: 0, frontmatterInstances: 0, frontmatterParses: 0, calls: 0, prefetchedReads: 0 }),
     };
     // For the package's own CLI only (bin/skilldex.mjs, --json), not API: a
     // call whose reply comes back as the module's UTF-8 bytes, which the CLI

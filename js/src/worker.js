@@ -73,9 +73,9 @@ export class WorkerEngine {
     this.pending = new Map();
     this.nextId = 1;
     /** @type {import('../index.js').EngineStats} the current worker's engine, as of its last reply */
-    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0, prefetchedReads: 0 };
+    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, frontmatterParses: 0, calls: 0, prefetchedReads: 0 };
     /** counts of workers that ended, so stats() keeps counting across them */
-    this.past = { instances: 0, frontmatterInstances: 0, calls: 0 };
+    this.past = { instances: 0, frontmatterInstances: 0, frontmatterParses: 0, calls: 0 };
     /** @type {Set<Promise<Reply>>} calls sent and not answered, for close() */
     this.inflight = new Set();
     /** @type {Promise<unknown>} */
@@ -141,8 +141,9 @@ export class WorkerEngine {
     this.worker = null;
     this.past.instances += this.lastStats.instances;
     this.past.frontmatterInstances += this.lastStats.frontmatterInstances;
+    this.past.frontmatterParses += this.lastStats.frontmatterParses;
     this.past.calls += this.lastStats.calls;
-    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, calls: 0, prefetchedReads: 0 };
+    this.lastStats = { memoryBytes: 0, instances: 0, frontmatterInstances: 0, frontmatterParses: 0, calls: 0, prefetchedReads: 0 };
     const err = new SkilldexError('INTERNAL', `the skilldex worker stopped: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
@@ -228,6 +229,7 @@ export class WorkerEngine {
       memoryBytes: this.lastStats.memoryBytes,
       instances: this.past.instances + this.lastStats.instances,
       frontmatterInstances: this.past.frontmatterInstances + this.lastStats.frontmatterInstances,
+      frontmatterParses: this.past.frontmatterParses + this.lastStats.frontmatterParses,
       calls: this.past.calls + this.lastStats.calls,
       prefetchedReads: 0, // the worker's engine reads SKILL.md files itself
     };

@@ -29,6 +29,7 @@ test('a workspace the scanner reads alone never loads the frontmatter module', a
   assert.deepEqual(r.skills.map((s) => s.name), ['block', 'plain']);
   await sk.discover();
   assert.equal(sk.stats().frontmatterInstances, 0);
+  assert.equal(sk.stats().frontmatterParses, 0);
 });
 
 test('the frontmatter module is not even compiled until the engine asks for it', async () => {
@@ -62,6 +63,8 @@ test('a frontmatter the scanner declines loads it once, with the complete path\'
     home,
   });
   const r = await sk.discover();
+  // The anchor alone takes the complete path (the unquoted colon the scanner recovers).
+  assert.equal(sk.stats().frontmatterParses, 1);
   const anchor = r.skills.find((s) => s.name === 'anchor');
   assert.equal(anchor?.frontmatter.summary, 'Uses an anchor');
   assert.match(r.warnings.map((w) => w.message).join('\n'), /broken\/SKILL\.md:3: invalid YAML \(mapping values are not allowed in this context\)/);
