@@ -271,8 +271,8 @@ export function createDenoFS(Deno, nodefs) {
  * failed open cost the engine's thread 300-560 us, a failed lstat 54 us
  * (30 without the stack), and a warm 1,000-skill discovery meets about 30
  * missing files (a group folder has no SKILL.md; issue 13).
- * @param {(a: any, b?: any, c?: any) => any} f
- * @returns {(a: any, b?: any, c?: any) => any}
+ * @param {(a: any, b?: any, c?: any, d?: any) => any} f
+ * @returns {(a: any, b?: any, c?: any, d?: any) => any}
  */
 function quiet(f) {
   return (a, b, c, d) => {

@@ -208,13 +208,6 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
   };
 
   /**
-   * readFileWithin over the runtime's own descriptors where the kernel
-   * names them (the usual case on Linux): the kernel's name for fd must lie
-   * inside within (else fstat's errors, EISDIR and EINVAL, before EXDEV);
-   * then readSettled. -1: /proc cannot name fd.
-   * @param {number} fd @param {Uint8Array | string} within @param {Uint8Array} buf
-   */
-  /**
    * A stat's version in numbers (a third cheaper than in bigints); its
    * times keep a quarter of a microsecond.
    * @param {import('node:fs').Stats} s
@@ -232,6 +225,13 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
     return { dev: b.dev, ino: b.ino, size: b.size, mtimeNs: b.mtimeNs, ctimeNs: b.ctimeNs };
   };
 
+  /**
+   * readFileWithin over the runtime's own descriptors where the kernel
+   * names them (the usual case on Linux): the kernel's name for fd must lie
+   * inside within (else fstat's errors, EISDIR and EINVAL, before EXDEV);
+   * then readSettled. -1: /proc cannot name fd.
+   * @param {number} fd @param {Uint8Array | string} within @param {Uint8Array} buf
+   */
   const readNamedWithin = (fd, within, buf) => {
     const proc = '/proc/self/fd/' + fd;
     let ok, special;

@@ -368,7 +368,7 @@ export class Prefetcher {
   /**
    * @param {() => typeof import('node:worker_threads')} workerThreads loads node:worker_threads (Node, Deno and Bun all have
    *   it, and its Worker can be unref'd in all three)
-   * @param {{startAfterCalls?: number, fs?: {readFileWithin?: (within: any, path: any, buf: Uint8Array) => number, readDir?: (path: any) => any}}} [opts]
+   * @param {{startAfterCalls?: number, fs?: {readFileWithin?: (within: any, path: any, buf: Uint8Array, version?: any) => number, readDir?: (path: any) => any}}} [opts]
    *   startAfterCalls: the engine's calls (endCall) after which a hint may start the worker; fs: the
    *   default filesystem, which the main thread reads the next records ahead with while it waits for the worker
    */
@@ -846,7 +846,7 @@ export class Prefetcher {
  * Read record i, which the caller has claimed (READING), with
  * fs.readFileWithin into its slot, and mark it DONE with its result: the
  * size, an error's code, or REDO.
- * @param {{readFileWithin?: (within: any, path: any, buf: Uint8Array) => number}} fs
+ * @param {{readFileWithin?: (within: any, path: any, buf: Uint8Array, version?: any) => number}} fs
  * @param {Hint} h @param {number} i
  */
 function readRecord(fs, h, i) {
@@ -886,7 +886,7 @@ function readRecord(fs, h, i) {
  * record or the hint is cancelled. A record whose slot still holds one
  * the main thread may take (slots records back, at or after its cursor)
  * waits for the cursor to move.
- * @param {{readFileWithin?: (within: any, path: any, buf: Uint8Array) => number}} fs
+ * @param {{readFileWithin?: (within: any, path: any, buf: Uint8Array, version?: any) => number}} fs
  * @param {{sab: SharedArrayBuffer, listAt: number, listLen: number, cap: number, slots: number, slotSize: number}} m
  */
 export function readAhead(fs, m) {
