@@ -100,7 +100,7 @@ func (j *frontmatterJSON) scan(src string, plain bool) bool {
 	j.w.Byte('{')
 	for !s.eof() {
 		line := s.line()
-		if isBlankLine(line) || line[0] == '#' {
+		if isBlankLine(line) || line[indentOf(line)] == '#' {
 			s.advance()
 			continue
 		}
@@ -121,11 +121,11 @@ func (j *frontmatterJSON) scan(src string, plain bool) bool {
 			ok = j.blockValue(&s)
 		case rest[0] == '|' || rest[0] == '>':
 			var v Value
-			if v, ok = s.blockScalar(rest); ok {
+			if v, ok = s.blockScalar(rest, 0); ok {
 				j.w.Str(v.(string))
 			}
 		default:
-			ok = j.inline(rest, true) && s.noContinuation()
+			ok = j.inline(rest, true) && s.noContinuation(0)
 		}
 		if !ok {
 			return false
@@ -133,7 +133,7 @@ func (j *frontmatterJSON) scan(src string, plain bool) bool {
 		j.tops = append(j.tops, jsonSpan{key, start, len(j.w.B)})
 	}
 	j.w.Byte('}')
-	return true
+	return !tooDeepForYAML(src)
 }
 
 // blockValue is yamlScanner.blockValue writing JSON.

@@ -18,9 +18,10 @@ func checkDirect(t testing.TB, src string) bool {
 	t.Helper()
 	var j frontmatterJSON
 	ok := j.scan(src, plainASCIIRun(src) == len(src))
-	m, refOK := scanFrontmatter(src)
+	m, colon, wide, refOK := scanYAMLWide(src)
+	refOK = refOK && colon == 0
 	if !ok {
-		if refOK && compactMap(m).raw != "" && !repeatsKey(src, m) && !manyKeys(m) {
+		if refOK && !wide && compactMap(m).raw != "" && !repeatsKey(src, m) && !manyKeys(m) {
 			t.Fatalf("direct path declines %q, which the scanner accepts as %s", src, valueJSON(m))
 		}
 		return false

@@ -60,48 +60,68 @@ const colonReason = "mapping values are not allowed in this context"
 // is not needed for it (issue 10). m is then partial: callers use only
 // colon.
 func scanYAML(src string) (m *Map, colon int, ok bool) {
+	m, colon, _, ok = scanYAMLWide(src)
+	return m, colon, ok
+}
+
+// scanYAMLWide is scanYAML, and reports whether the document holds a
+// shape the direct JSON path (scanjson.go) declines: nesting below a
+// top-level key's mapping or sequence, a sequence of mappings, a scalar
+// over several lines or below its key, a block scalar in a nested mapping.
+func scanYAMLWide(src string) (m *Map, colon int, wide, ok bool) {
 	if !scanChars(src) {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
 	s := yamlScanner{src: src}
 	m = newMapCap(countKeyLines(src))
 	for !s.eof() {
 		line := s.line()
-		if isBlankLine(line) || line[0] == '#' {
+		if isBlankLine(line) || line[indentOf(line)] == '#' {
 			s.advance()
 			continue
 		}
 		key, rest, ok := scanKey(line)
 		if !ok {
-			return nil, 0, false
+			return nil, 0, false, false
 		}
 		start := s.pos
 		s.advance()
 		var v Value
-		switch {
-		case rest == "":
-			if v, ok = s.blockValue(); !ok {
-				return nil, 0, false
-			}
-		case rest[0] == '|' || rest[0] == '>':
-			if v, ok = s.blockScalar(rest); !ok {
-				return nil, 0, false
-			}
-		default:
-			v, ok = scanInline(rest, true)
-			if !ok && hasUnquotedColon(rest) {
+		if rest != "" && rest[0] != '|' && rest[0] != '>' && rest[0] != '#' {
+			after := s.pos
+			if v, ok = s.inlineValue(rest, 0, true); !ok && hasUnquotedColon(rest) {
 				if colon == 0 {
 					colon = 1 + strings.Count(src[:start], "\n")
 				}
-				ok = true
+				s.pos = after
+				ok = s.noContinuation(0)
 			}
-			if !ok || !s.noContinuation() {
-				return nil, 0, false
-			}
+		} else {
+			v, ok = s.mappingValue(rest, 0, 2)
+		}
+		if !ok {
+			return nil, 0, false, false
 		}
 		m.Set(key, v)
 	}
-	return m, colon, true
+	if tooDeepForYAML(src) {
+		return nil, 0, false, false
+	}
+	return m, colon, s.wide, true
+}
+
+// tooDeepForYAML reports that the complete path rejects src for its depth
+// before parsing it (fmrules.DepthBound over fmrules.DepthGuard), which a
+// shallow document can reach with over a thousand [ or { characters in its
+// text, or hundreds of "- " at the start of a line of a block scalar. The
+// bound is at most 2*lines + 2*(bytes/2) + brackets + 2 <= 3*len(src) + 2,
+// so a text of up to 340 bytes never reaches it.
+func tooDeepForYAML(src string) bool {
+	if len(src) <= 340 {
+		return false
+	}
+	bound, _ := fmrules.DepthBound(src)
+	return bound > fmrules.DepthGuard
 }
 
 // hasUnquotedColon reports that text, a value on a key's line, is a plain
@@ -234,6 +254,9 @@ type yamlScanner struct {
 	// len(src)), found by line() for advance(), which would search for it
 	// again: in wasm each search is a call and a loop (issue 13).
 	lineAt, lineEnd int
+	// wide is set when the walk takes a shape the direct JSON path of
+	// scanjson.go does not (it then declines, and the Map path runs).
+	wide bool
 }
 
 func (s *yamlScanner) eof() bool { return s.pos >= len(s.src) }
@@ -261,10 +284,12 @@ func (s *yamlScanner) advance() {
 	s.pos = min(s.end()+1, len(s.src))
 }
 
-// skipBlank moves past blank lines and reports whether a line remains.
+// skipBlank moves past blank lines and comment lines (any indentation:
+// between two nodes libyaml's scanner skips them) and reports whether a
+// line remains.
 func (s *yamlScanner) skipBlank() bool {
 	for !s.eof() {
-		if !isBlankLine(s.line()) {
+		if line := s.line(); !isBlankLine(line) && line[indentOf(line)] != '#' {
 			return true
 		}
 		s.advance()
@@ -273,10 +298,11 @@ func (s *yamlScanner) skipBlank() bool {
 }
 
 // noContinuation reports that the next non-blank line does not continue
-// the value that ended the previous line: it starts at the first column.
-func (s *yamlScanner) noContinuation() bool {
+// the value that ended the previous line, in a block collection at column
+// col: it is indented col or less.
+func (s *yamlScanner) noContinuation(col int) bool {
 	save := s.pos
-	ok := !s.skipBlank() || s.line()[0] != ' '
+	ok := !s.skipBlank() || indentOf(s.line()) <= col
 	s.pos = save
 	return ok
 }
@@ -330,9 +356,29 @@ var scanKeyBytes = func() (t [256]bool) {
 	return t
 }()
 
-// blockValue reads the value of a key with nothing after its colon: null,
-// a block sequence, or a one-level block mapping.
-func (s *yamlScanner) blockValue() (Value, bool) {
+// mappingValue reads the value of a key of the block mapping at column
+// col, whose text after the colon on the key's line is rest (the key's
+// line is read). depth is the depth the value has if it is a collection.
+func (s *yamlScanner) mappingValue(rest string, col, depth int) (Value, bool) {
+	switch {
+	case rest == "" || rest[0] == '#': // nothing, or only a comment
+		if rest != "" {
+			s.wide = true
+		}
+		return s.blockValue(col, depth)
+	case rest[0] == '|' || rest[0] == '>':
+		if col > 0 {
+			s.wide = true
+		}
+		return s.blockScalar(rest, col)
+	}
+	return s.inlineValue(rest, col, true)
+}
+
+// blockValue reads the value of a key of the block mapping at column col
+// with nothing after its colon: null, a block sequence (indented, or at
+// col itself), a block mapping, or a scalar on the next lines.
+func (s *yamlScanner) blockValue(col, depth int) (Value, bool) {
 	if !s.skipBlank() {
 		return nil, true
 	}
@@ -340,33 +386,58 @@ func (s *yamlScanner) blockValue() (Value, bool) {
 	indent := indentOf(line)
 	rest := line[indent:]
 	switch {
-	case rest[0] == '#':
-		return nil, false // a comment between a key and its value
-	case rest == "-" || strings.HasPrefix(rest, "- "):
-		return s.blockSequence(indent)
-	case indent == 0:
-		return nil, true // the next key: this one is null
+	case isItem(rest) && indent >= col:
+		return s.blockSequence(indent, depth)
+	case indent <= col:
+		return nil, true // the mapping's next key, or its parent's: this one is null
 	}
-	return s.blockMapping(indent)
+	if _, _, ok := scanKey(rest); ok {
+		return s.blockMapping(indent, depth, "", "", false)
+	}
+	// A scalar that starts on the next line.
+	s.wide = true
+	s.advance()
+	return s.inlineValue(rest, col, true)
 }
 
-// blockSequence reads `- item` lines at the given indentation (0 for a
-// sequence that is not indented under its key).
-func (s *yamlScanner) blockSequence(indent int) (Value, bool) {
+// isItem reports that rest, a line without its indentation, is an entry of
+// a block sequence.
+func isItem(rest string) bool {
+	return rest[0] == '-' && (len(rest) == 1 || rest[1] == ' ')
+}
+
+// blockSequence reads `- item` lines at column indent. An item is a scalar
+// (on the dash's line, maybe continued), nothing (null), or a block mapping
+// whose first key follows the dash (a sequence of mappings).
+func (s *yamlScanner) blockSequence(indent, depth int) (Value, bool) {
+	if depth > fmrules.MaxDepth {
+		return nil, false
+	}
+	if depth > 2 {
+		s.wide = true
+	}
 	list := []Value{}
 	for s.skipBlank() {
 		line := s.line()
 		n := indentOf(line)
 		rest := line[n:]
-		isItem := rest == "-" || strings.HasPrefix(rest, "- ")
-		if n == 0 && !(indent == 0 && isItem) {
-			break // the next top-level key or comment
+		if n < indent || n == indent && !isItem(rest) {
+			break // the parent's next key, or a line it judges
 		}
-		if n != indent || !isItem {
+		if n > indent {
 			return nil, false
 		}
-		s.advance()
-		v, ok := scanInline(strings.TrimLeft(rest[1:], " "), false)
+		text := strings.TrimLeft(rest[1:], " ")
+		var v Value
+		var ok bool
+		if key, after, isKey := scanKey(text); isKey {
+			s.wide = true
+			s.advance()
+			v, ok = s.blockMapping(len(line)-len(text), depth+1, key, after, true)
+		} else {
+			s.advance()
+			v, ok = s.inlineValue(text, indent, false)
+		}
 		if !ok {
 			return nil, false
 		}
@@ -375,16 +446,31 @@ func (s *yamlScanner) blockSequence(indent int) (Value, bool) {
 	return list, true
 }
 
-// blockMapping reads `key: value` lines at the given indentation (> 0).
-func (s *yamlScanner) blockMapping(indent int) (Value, bool) {
+// blockMapping reads `key: value` lines at column indent (> 0). With first,
+// the first key and the text after its colon come from a line already
+// read (the dash's line of a sequence item).
+func (s *yamlScanner) blockMapping(indent, depth int, firstKey, firstRest string, first bool) (Value, bool) {
+	if depth > fmrules.MaxDepth {
+		return nil, false
+	}
+	if depth > 2 {
+		s.wide = true
+	}
 	m := &Map{}
+	if first {
+		v, ok := s.mappingValue(firstRest, indent, depth+1)
+		if !ok {
+			return nil, false
+		}
+		m.Set(firstKey, v)
+	}
 	for s.skipBlank() {
 		line := s.line()
 		n := indentOf(line)
-		if n == 0 {
+		if n < indent {
 			break
 		}
-		if n != indent {
+		if n > indent {
 			return nil, false
 		}
 		key, rest, ok := scanKey(line[n:])
@@ -392,15 +478,98 @@ func (s *yamlScanner) blockMapping(indent int) (Value, bool) {
 			return nil, false
 		}
 		s.advance()
-		var v Value
-		if rest != "" {
-			if v, ok = scanInline(rest, true); !ok {
-				return nil, false
-			}
+		v, ok := s.mappingValue(rest, indent, depth+1)
+		if !ok {
+			return nil, false
 		}
 		m.Set(key, v)
 	}
 	return m, true
+}
+
+// inlineValue reads a scalar (or, when flow is true, a flow sequence) that
+// starts with text, the rest of the line just read, in a block collection
+// at column col. A plain scalar may go on over the next lines indented
+// deeper than col; anything else must end on its line.
+func (s *yamlScanner) inlineValue(text string, col int, flow bool) (Value, bool) {
+	if text == "" || text[0] == '"' || text[0] == '\'' || text[0] == '[' {
+		v, ok := scanInline(text, flow)
+		return v, ok && s.noContinuation(col)
+	}
+	c := text[0]
+	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0 && !(c == '-' && len(text) > 1 && text[1] != ' ') {
+		return nil, false
+	}
+	end, ok := plainEnd(text)
+	if !ok {
+		return nil, false
+	}
+	first := strings.TrimRight(text[:end], " ")
+	if end < len(text) { // a comment ends it
+		_, v, _ := fmrules.ResolveScalar("", first)
+		return v, s.noContinuation(col)
+	}
+	folded, ok := s.plainLines(first, col)
+	if !ok {
+		return nil, false
+	}
+	_, v, _ := fmrules.ResolveScalar("", folded)
+	return v, true
+}
+
+// plainLines reads the lines that continue the plain scalar whose first
+// line is first, in a block collection at column col: the lines after it
+// indented deeper than col, folded as YAML folds them (a line break between
+// two lines is a space; n empty lines are n line breaks). Lines that could
+// end the scalar or be something else (a comment, an indicator, ": ")
+// decline.
+func (s *yamlScanner) plainLines(first string, col int) (string, bool) {
+	var b []byte // nil while the scalar is one line
+	breaks := 0
+	for end := s.pos; !s.eof(); {
+		line := s.line()
+		n := indentOf(line)
+		if n == len(line) {
+			breaks++
+			s.advance()
+			continue
+		}
+		if n <= col {
+			s.pos = end // before the blank lines
+			break
+		}
+		text := strings.TrimRight(line[n:], " ")
+		if text[0] == '#' { // a comment ends the scalar
+			s.pos = end
+			if !s.noContinuation(col) {
+				return "", false
+			}
+			break
+		}
+		if strings.IndexByte("-?:,[]{}&*!|>'\"%@`", text[0]) >= 0 {
+			return "", false
+		}
+		if e, ok := plainEnd(text); !ok || e != len(text) {
+			return "", false
+		}
+		if b == nil {
+			s.wide = true
+			b = append(make([]byte, 0, 2*len(first)), first...)
+		}
+		if breaks == 0 {
+			b = append(b, ' ')
+		}
+		for ; breaks > 0; breaks-- {
+			b = append(b, '\n')
+		}
+		b = append(b, text...)
+		s.advance()
+		end = s.pos
+	}
+	if b == nil {
+		return first, true
+	}
+	return string(b), true
 }
 
 // scanInline reads a value written on the rest of a line: a plain or
@@ -681,8 +850,15 @@ func scanQuotedEscaped(text string) (string, string, bool) {
 }
 
 // blockScalar reads a literal or folded block scalar whose header is rest
-// (`|`, `>-`, `|+ # comment`, ...) from the lines that follow.
-func (s *yamlScanner) blockScalar(header string) (Value, bool) {
+// (`|`, `>-`, `|+ # comment`, ...) from the lines that follow, in a block
+// mapping at column col. It follows libyaml's scanner
+// (yaml_parser_scan_block_scalar) step by step: the indentation is that of
+// the first line with text, which must be deeper than col and at least as
+// deep as every blank line before it; a line indented less ends the
+// scalar; between two lines of a folded scalar that both start with text
+// (not a space), a line break is a space, or is dropped when empty lines
+// follow it; every other line break is kept.
+func (s *yamlScanner) blockScalar(header string, col int) (Value, bool) {
 	style, chomp := header[0], byte(0)
 	h := header[1:]
 	if h != "" && (h[0] == '-' || h[0] == '+') {
@@ -691,69 +867,67 @@ func (s *yamlScanner) blockScalar(header string) (Value, bool) {
 	if !isTrailer(h) {
 		return nil, false // an indentation indicator, or text after the header
 	}
+	// The indentation: the first line with text.
+	indent, lead := -1, 0
+	for p := s.pos; p < len(s.src); {
+		e := strings.IndexByte(s.src[p:], '\n')
+		if e < 0 {
+			e = len(s.src) - p
+		}
+		line := s.src[p : p+e]
+		if n := indentOf(line); n < len(line) {
+			indent = n
+			break
+		} else if e == len(s.src)-p {
+			break // a last line of spaces, without a line break: no text
+		} else {
+			lead = max(lead, n)
+		}
+		p += e + 1
+	}
+	if indent <= col || lead > indent {
+		return nil, false // an empty scalar, or one libyaml indents by a blank line
+	}
 	var b strings.Builder
-	indent := 0
-	blanks := 0      // empty lines since the last content line
-	content := false // a content line was read
-	broken := false  // the last content line ends with a line break
+	leadingBreak := false // libyaml's leading_break: the last text line's line break
+	leadingBlank := false // the last text line starts with a space
+	trailing := 0         // libyaml's trailing_breaks: the empty lines since
 	for !s.eof() {
 		line := s.line()
-		if line == "" {
-			if !content {
-				return nil, false // leading empty lines
+		n := indentOf(line)
+		if n < indent && n < len(line) {
+			break // less indented text: the scalar ends before it
+		}
+		if n <= indent && n == len(line) {
+			if s.end() == len(s.src) {
+				break // spaces, then the end: no line break to keep
 			}
-			blanks++
+			trailing++ // an empty line
 			s.advance()
 			continue
 		}
-		n := indentOf(line)
-		if n == len(line) {
-			return nil, false // a line of spaces: content or not depends on its length
-		}
-		if !content {
-			if n == 0 {
-				return nil, false // an empty block scalar
-			}
-			indent = n
-		} else if n == 0 {
-			break
-		} else if n < indent {
-			return nil, false
-		}
 		text := line[indent:]
-		if style == '>' && (text[0] == ' ' || text[len(text)-1] == ' ') {
-			return nil, false // more-indented or trailing spaces: folding rules we leave to yaml.v3
-		}
-		switch {
-		case !content:
-		case style == '|':
+		blank := text[0] == ' '
+		if style == '>' && leadingBreak && !leadingBlank && !blank {
+			if trailing == 0 {
+				b.WriteByte(' ')
+			}
+		} else if leadingBreak {
 			b.WriteByte('\n')
-			for ; blanks > 0; blanks-- {
-				b.WriteByte('\n')
-			}
-		case blanks == 0:
-			b.WriteByte(' ')
-		default:
-			for ; blanks > 0; blanks-- {
-				b.WriteByte('\n')
-			}
 		}
-		blanks = 0
+		for ; trailing > 0; trailing-- {
+			b.WriteByte('\n')
+		}
+		leadingBlank = blank
 		b.WriteString(text)
-		content = true
+		leadingBreak = s.end() < len(s.src)
 		s.advance()
-		broken = s.src[s.pos-1] == '\n'
 	}
-	if !content {
-		return nil, false
+	if chomp != '-' && leadingBreak {
+		b.WriteByte('\n')
 	}
-	switch {
-	case !broken:
-	case chomp == 0:
-		b.WriteByte('\n')
-	case chomp == '+':
-		b.WriteByte('\n')
-		for ; blanks > 0; blanks-- {
+	if chomp == '+' {
+		for ; trailing > 0; trailing-- {
 			b.WriteByte('\n')
 		}
 	}
