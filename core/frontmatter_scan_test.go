@@ -100,6 +100,11 @@ func TestScanFrontmatter_accepts(t *testing.T) {
 		"a: # c\n  b: 1\n  # c\n  d:\n  # c\n    - x\n    # c\n# c\n",
 		"a: x\n  # c\nb: y\n",
 		"a: x\n  # c\n",
+		"a: \"multi\n  line\"\n",
+		"a: {b: 1}\n",
+		"a: {b: 1, b: 2, c: ~, d: [x]} # c\n",
+		"a: 'x\n\n   \n  y  \n z'\n",
+		"a: \"x\\\n  \\ y\\\n\n  z\"\n",
 	}, realisticFrontmatters...)
 	for _, src := range accepted {
 		if !checkScanner(t, src) {
@@ -121,7 +126,6 @@ func TestScanFrontmatter_declines(t *testing.T) {
 		"a: \x01\n",                         // control character
 		"a: b: c\n",                         // invalid YAML
 		"a: b:\n",                           // invalid YAML
-		"a: \"multi\n  line\"\n",            // multi-line quoted scalar
 		"a: &anchor x\n",                    // anchors
 		"a: *alias\n",                       // aliases
 		"a: !!str x\n",                      // tags
@@ -131,7 +135,13 @@ func TestScanFrontmatter_declines(t *testing.T) {
 		"a b: 1\n",                          // keys with spaces
 		"a:b\n",                             // not a key
 		"%YAML 1.2\n",                       // directives
-		"a: {b: 1}\n",                       // flow mappings
+		"a: {b: 1,}\n",                      // a flow mapping's trailing comma
+		"a: {b}\n",                          // a key without a value
+		"a: {b: {c: 1}}\n",                  // nested flow mappings
+		"a: {\"b\": 1}\n",                   // a quoted key in a flow mapping
+		"a: {b:1}\n",                        // "b:1" is one plain scalar
+		"a: {b: 1} x\n",                     // text after a flow mapping
+		"a:\n  - {b: 1}\n",                  // a flow mapping in a block sequence
 		"a: [[1]]\n",                        // nested flow sequences
 		"a: [1,]\n",                         // trailing comma
 		"a: [1,,2]\n",                       // empty entry
@@ -143,6 +153,11 @@ func TestScanFrontmatter_declines(t *testing.T) {
 		"a: \"\\uD800\"\n",                  // surrogate escape
 		"a: |2\n  x\n",                      // indentation indicator
 		"a: |\nb: 1\n",                      // empty block scalar
+		"a: \"x\ny\"\n",                     // a quoted line not indented
+		"a: \"x\n  y\" z\n",                 // text after a quoted scalar
+		"a: \"x\n  y\n",                     // not closed
+		"a: \"x\n  \\q\"\n",                 // unknown escape
+		"a:\n  b: 'x\n  y'\n",               // a quoted line not deeper than its mapping
 		"a: |\n    \n  x\n",                 // a blank line deeper than the text
 		"a:\n  b: |\n  x\n",                 // block scalar text not deeper than its mapping
 		"a: x\n  - y\n",                     // an indicator on a continuation line
@@ -325,6 +340,27 @@ func genFlowSeq(c chooser, depth int) string {
 	return b.String()
 }
 
+func genFlowMap(c chooser) string {
+	var b strings.Builder
+	b.WriteString(maybe(c, 5, []string{"{"}, []string{"{ ", "{  "}))
+	for n := c.intn(4); n > 0; n-- {
+		b.WriteString(maybe(c, 10, genKeys, genBadKeys) + maybe(c, 10, []string{": "}, []string{":", " : ", ":  "}))
+		switch c.intn(8) {
+		case 0:
+			b.WriteString(genFlowSeq(c, 1))
+		case 1:
+			b.WriteString(genFlowMap(c))
+		default:
+			b.WriteString(genScalar(c, true))
+		}
+		if n > 1 || c.intn(20) == 0 {
+			b.WriteString(maybe(c, 8, []string{", ", ","}, []string{" , ", ",,", " ,"}))
+		}
+	}
+	b.WriteString(maybe(c, 10, []string{"}"}, []string{" }", "", "}x", "]"}))
+	return b.String()
+}
+
 func genBlockScalar(c chooser, b *strings.Builder, base string) {
 	b.WriteString(maybe(c, 10, []string{"|", ">", "|-", ">-", "|+", ">+"}, []string{"|2", ">1-", "|x", "|-+"}))
 	b.WriteString(pick(c, genComments) + "\n")
@@ -365,7 +401,22 @@ func genValue(c chooser, b *strings.Builder, depth int, base string) {
 		if c.intn(6) == 0 {
 			genContinuation(c, b, base)
 		}
+		if c.intn(8) == 0 { // a quoted scalar over several lines
+			q := pick(c, []string{"\"", "'"})
+			b.WriteString(base + "q: " + q + genPlain(c) + pick(c, []string{"", " ", "\\"}))
+			for n := c.intn(3); n >= 0; n-- {
+				b.WriteString(pick(c, []string{"\n", "\n\n", "\n  \n"}) + base + pick(c, genIndents) + genPlain(c))
+				if c.intn(4) == 0 {
+					b.WriteString(pick(c, genEscapes) + pick(c, []string{"", " ", "''"}))
+				}
+			}
+			b.WriteString(maybe(c, 10, []string{q}, []string{"", q + "x", q + q}) + pick(c, genComments) + "\n")
+		}
 	case 3:
+		if c.intn(3) == 0 {
+			b.WriteString(" " + genFlowMap(c) + pick(c, genComments) + "\n")
+			break
+		}
 		b.WriteString(" " + genFlowSeq(c, 0) + pick(c, genComments) + "\n")
 	case 4:
 		b.WriteString(" ")

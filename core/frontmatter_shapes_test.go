@@ -62,6 +62,20 @@ var frontmatterShapes = []struct{ name, src string }{
 		"metadata:\n  notes: |\n    line one\n      two\n  more: >-\n    folded\n    text\n"},
 	{"block scalar in a sequence of mappings",
 		"steps:\n  - name: a\n    run: |\n      echo hi\n"},
+	{"comment lines and trailing comments",
+		"# about\nname: x # the name\nmetadata: # a map\n  # inside\n  k: v # c\n  l:\n  # before\n    - a # c\n    # between\n    - b\n# end\n"},
+	{"double-quoted scalar over several lines",
+		"description: \"Use this skill when\n  the user asks,\n\n  and \\\"then\\\" some\\\n  thing \\u00e9.\"\nname: x\n"},
+	{"single-quoted scalar over several lines",
+		"description: 'it''s a long\n  description   \n\n\n  over lines'\nmetadata:\n  k: 'a\n    b' # c\n"},
+	{"quoted scalar over several lines in a sequence",
+		"tags:\n  - \"one\n    two\"\n  - 'three'\n"},
+	{"flow mapping",
+		"metadata: {author: x, version: 1.0, tags: [a, \"b, c\"], empty: [], q: 'it''s'}\nname: x\nm: {}\n"},
+	{"flow mapping in a nested mapping",
+		"requires:\n  env: {HOME: /root, N: 2}\n"},
+	{"flow sequence of quoted items",
+		"allowed-tools: [\"Read\", \"Bash(git:*)\", 'Grep, Glob']\n"},
 }
 
 // TestFrontmatterShapes: every shape listed is taken by the fast path and

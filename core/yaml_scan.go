@@ -492,9 +492,18 @@ func (s *yamlScanner) blockMapping(indent, depth int, firstKey, firstRest string
 // at column col. A plain scalar may go on over the next lines indented
 // deeper than col; anything else must end on its line.
 func (s *yamlScanner) inlineValue(text string, col int, flow bool) (Value, bool) {
-	if text == "" || text[0] == '"' || text[0] == '\'' || text[0] == '[' {
+	if text == "" || text[0] == '[' || text[0] == '{' {
+		if text != "" && text[0] == '{' {
+			s.wide = true
+		}
 		v, ok := scanInline(text, flow)
 		return v, ok && s.noContinuation(col)
+	}
+	if text[0] == '"' || text[0] == '\'' {
+		if v, ok := scanInline(text, flow); ok {
+			return v, s.noContinuation(col)
+		}
+		return s.quotedValue(text, col)
 	}
 	c := text[0]
 	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0 && !(c == '-' && len(text) > 1 && text[1] != ' ') {
@@ -515,6 +524,26 @@ func (s *yamlScanner) inlineValue(text string, col int, flow bool) (Value, bool)
 	}
 	_, v, _ := fmrules.ResolveScalar("", folded)
 	return v, true
+}
+
+// quotedValue reads a quoted scalar that starts with text, the rest of
+// the line just read, and goes on over the next lines (quotedLines).
+func (s *yamlScanner) quotedValue(text string, col int) (Value, bool) {
+	if s.pos == 0 || s.src[s.pos-1] != '\n' {
+		return nil, false // the last line: nothing to go on over
+	}
+	v, end, ok := quotedLines(s.src, s.pos-1-len(text), col)
+	if !ok {
+		return nil, false
+	}
+	s.wide = true
+	s.pos = end
+	lineEnd := s.end()
+	if !isTrailer(s.src[end:lineEnd]) {
+		return nil, false
+	}
+	s.advance()
+	return v, s.noContinuation(col)
 }
 
 // plainLines reads the lines that continue the plain scalar whose first
@@ -590,6 +619,11 @@ func scanInline(text string, flow bool) (Value, bool) {
 			return nil, false
 		}
 		v, rest, ok = scanFlowSequence(text)
+	case '{':
+		if !flow {
+			return nil, false
+		}
+		v, rest, ok = scanFlowMapping(text)
 	default:
 		return scanPlain(text)
 	}
@@ -639,6 +673,83 @@ func scanFlowSequence(text string) (Value, string, bool) {
 		return nil, "", false
 	}
 	return list, rest, true
+}
+
+// scanFlowMapping reads {a: 1, b: "c", d: [e]} on one line into a
+// mapping: keys as the subset's block keys, each followed by ": ", values
+// plain or quoted scalars or flow sequences of them; no empty or
+// key-only entries, no trailing comma.
+func scanFlowMapping(text string) (Value, string, bool) {
+	m := &Map{}
+	i := 1
+	skip := func() {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+	}
+	skip()
+	if i < len(text) && text[i] == '}' {
+		return m, text[i+1:], true
+	}
+	for {
+		skip()
+		k := i
+		for i < len(text) && isScanKeyByte(text[i]) {
+			i++
+		}
+		if i == k || text[k] == '-' || text[k] == '.' || i+1 >= len(text) || text[i] != ':' || text[i+1] != ' ' {
+			return nil, "", false
+		}
+		key := text[k:i]
+		i += 2
+		skip()
+		if i >= len(text) {
+			return nil, "", false
+		}
+		var v Value
+		switch text[i] {
+		case '"', '\'':
+			q, rest, ok := scanQuoted(text[i:])
+			if !ok {
+				return nil, "", false
+			}
+			v, i = q, len(text)-len(rest)
+		case '[':
+			list, rest, ok := scanFlowSequence(text[i:])
+			if !ok {
+				return nil, "", false
+			}
+			v, i = list, len(text)-len(rest)
+		default:
+			j := i
+			for j < len(text) && strings.IndexByte(",[]{}:#\"'?", text[j]) < 0 {
+				j++
+			}
+			plain := strings.TrimRight(text[i:j], " ")
+			if plain == "" || strings.IndexByte("-?!&*|>%@`", plain[0]) >= 0 && !(plain[0] == '-' && len(plain) > 1 && plain[1] != ' ') {
+				return nil, "", false
+			}
+			_, v, _ = fmrules.ResolveScalar("", plain)
+			i = j
+		}
+		m.Set(key, v)
+		skip()
+		if i >= len(text) {
+			return nil, "", false
+		}
+		switch text[i] {
+		case '}':
+			return m, text[i+1:], true
+		case ',':
+			i++
+			skip()
+			if i >= len(text) || text[i] == '}' || text[i] == ',' {
+				return nil, "", false
+			}
+		default:
+			return nil, "", false
+		}
+	}
 }
 
 // flowItems reads the flow sequence [a, "b", 'c'] that starts text and
@@ -793,60 +904,149 @@ func scanQuotedEscaped(text string) (string, string, bool) {
 		if b == nil {
 			b = append(make([]byte, 0, len(text)), text[1:i]...)
 		}
-		i++
-		if i >= len(text) {
-			return "", "", false
-		}
-		switch e := text[i]; e {
-		case '0':
-			b = append(b, 0)
-		case 'a':
-			b = append(b, '\a')
-		case 'b':
-			b = append(b, '\b')
-		case 't':
-			b = append(b, '\t')
-		case 'n':
-			b = append(b, '\n')
-		case 'v':
-			b = append(b, '\v')
-		case 'f':
-			b = append(b, '\f')
-		case 'r':
-			b = append(b, '\r')
-		case 'e':
-			b = append(b, 0x1B)
-		case ' ', '"', '\'', '\\':
-			b = append(b, e)
-		case 'N':
-			b = append(b, "\u0085"...)
-		case '_':
-			b = append(b, "\u00A0"...)
-		case 'L':
-			b = append(b, "\u2028"...)
-		case 'P':
-			b = append(b, "\u2029"...)
-		case 'x', 'u', 'U':
-			n := 2
-			if e == 'u' {
-				n = 4
-			} else if e == 'U' {
-				n = 8
-			}
-			if i+n >= len(text) {
-				return "", "", false
-			}
-			r, err := strconv.ParseUint(text[i+1:i+1+n], 16, 32)
-			if err != nil || r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
-				return "", "", false
-			}
-			b = utf8.AppendRune(b, rune(r))
-			i += n
-		default:
+		var ok bool
+		if b, i, ok = appendEscape(b, text, i+1); !ok {
 			return "", "", false
 		}
 	}
 	return "", "", false
+}
+
+// appendEscape appends to b the character the double-quoted scalar escape
+// whose letter is text[i] (after its backslash) stands for, and returns the
+// offset of the escape's last byte; ok is false for an escape libyaml
+// rejects.
+func appendEscape(b []byte, text string, i int) (_ []byte, last int, ok bool) {
+	if i >= len(text) {
+		return b, i, false
+	}
+	switch e := text[i]; e {
+	case '0':
+		b = append(b, 0)
+	case 'a':
+		b = append(b, '\a')
+	case 'b':
+		b = append(b, '\b')
+	case 't':
+		b = append(b, '\t')
+	case 'n':
+		b = append(b, '\n')
+	case 'v':
+		b = append(b, '\v')
+	case 'f':
+		b = append(b, '\f')
+	case 'r':
+		b = append(b, '\r')
+	case 'e':
+		b = append(b, 0x1B)
+	case ' ', '"', '\'', '\\':
+		b = append(b, e)
+	case 'N':
+		b = append(b, "\u0085"...)
+	case '_':
+		b = append(b, "\u00A0"...)
+	case 'L':
+		b = append(b, "\u2028"...)
+	case 'P':
+		b = append(b, "\u2029"...)
+	case 'x', 'u', 'U':
+		n := 2
+		if e == 'u' {
+			n = 4
+		} else if e == 'U' {
+			n = 8
+		}
+		if i+n >= len(text) {
+			return b, i, false
+		}
+		r, err := strconv.ParseUint(text[i+1:i+1+n], 16, 32)
+		if err != nil || r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
+			return b, i, false
+		}
+		b = utf8.AppendRune(b, rune(r))
+		i += n
+	default:
+		return b, i, false
+	}
+	return b, i, true
+}
+
+// quotedLines reads a single- or double-quoted scalar that starts at
+// src[i] (its opening quote) and closes on a later line, in a block
+// collection at column col, as libyaml's scanner does
+// (yaml_parser_scan_flow_scalar): spaces at the end and the start of a
+// line are dropped, a line break is a space, or n line breaks when n empty
+// lines follow it, and in double quotes a backslash at the end of a line
+// drops the line break. It returns the value and the offset after the
+// closing quote. Lines with text must be indented deeper than col (libyaml
+// does not ask it, the YAML spec does).
+func quotedLines(src string, i, col int) (v string, end int, ok bool) {
+	q := src[i]
+	i++
+	var b []byte
+	// afterBreak checks the line starting at i, just after a line break.
+	afterBreak := func() bool {
+		n := indentOf(src[i:])
+		return i+n < len(src) && (src[i+n] == '\n' || n > col)
+	}
+	for {
+		leading := false // libyaml's leading_blanks: a line break was met
+	text:
+		for i < len(src) && src[i] != ' ' && src[i] != '\n' {
+			c := src[i]
+			switch {
+			case c == '\'' && q == '\'' && i+1 < len(src) && src[i+1] == '\'':
+				b = append(b, '\'')
+				i += 2
+			case c == q:
+				return string(b), i + 1, true
+			case c == '\\' && q == '"' && i+1 < len(src) && src[i+1] == '\n':
+				i += 2
+				if !afterBreak() {
+					return "", 0, false
+				}
+				leading = true
+				break text
+			case c == '\\' && q == '"':
+				if b, i, ok = appendEscape(b, src, i+1); !ok {
+					return "", 0, false
+				}
+				i++
+			default:
+				b = append(b, c)
+				i++
+			}
+		}
+		escaped := leading
+		breaks := 0 // libyaml's trailing_breaks
+		spaces := i
+		for i < len(src) && (src[i] == ' ' || src[i] == '\n') {
+			if src[i] == '\n' {
+				if leading {
+					breaks++
+				}
+				leading = true
+				i++
+				if !afterBreak() {
+					return "", 0, false
+				}
+				continue
+			}
+			i++
+		}
+		if i >= len(src) {
+			return "", 0, false // not closed
+		}
+		switch {
+		case !leading:
+			b = append(b, src[spaces:i]...)
+		case !escaped && breaks == 0:
+			b = append(b, ' ')
+		}
+		for ; leading && breaks > 0; breaks-- {
+			b = append(b, '\n')
+		}
+	}
 }
 
 // blockScalar reads a literal or folded block scalar whose header is rest
