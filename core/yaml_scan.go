@@ -12,7 +12,10 @@ import (
 
 // This file is the fast path of SPEC S6 for the YAML that SKILL.md files
 // actually hold (issue 6): one pass over the lines, no yaml.Node tree, the
-// strings of the result sliced from the source. It accepts a deliberately
+// strings of the result sliced from the source. One grammar walk
+// (yamlScanner) has two outputs: a tree of Values (scanFrontmatter, for
+// ParseSkillFile and as discovery's fallback) and JSON written as it reads
+// (scanjson.go, discovery's direct path). It accepts a deliberately
 // small subset and declines everything else, which then goes to the
 // complete path (complete.go: adrg/frontmatter and yaml.v3), the
 // reference. Whenever it accepts, its result is exactly the reference's:
@@ -87,16 +90,35 @@ func scanYAML(src string) (m *Map, colon int, ok bool) {
 }
 
 // scanYAMLWide is scanYAML, and reports whether the document holds a
-// shape the direct JSON path (scanjson.go) declines: nesting below a
-// top-level key's mapping or sequence, a sequence of mappings, a scalar
-// over several lines or below its key, a block scalar in a nested mapping,
-// a flow mapping, a comment right after a key's colon.
+// shape the direct JSON path (scanjson.go) declines because it writes as it
+// reads: a flow mapping (its repeated keys and numbers JSON cannot carry
+// back would need the tree).
 func scanYAMLWide(src string) (m *Map, colon int, wide, ok bool) {
+	m, colon, s, ok := scanTree(src)
+	return m, colon, s.wide, ok
+}
+
+// scanTree is scanYAML returning the scanner as it ended, for tests.
+func scanTree(src string) (m *Map, colon int, s yamlScanner, ok bool) {
 	if !scanChars(src) {
-		return nil, 0, false, false
+		return nil, 0, s, false
 	}
-	s := yamlScanner{src: src}
+	s = yamlScanner{src: src}
 	m = newMapCap(countKeyLines(src))
+	if colon, ok = s.document(m); !ok || tooDeepForYAML(src) {
+		return nil, 0, s, false
+	}
+	return m, colon, s, true
+}
+
+// document reads the top-level block mapping into m, or with s.j as JSON
+// into s.j.w (m is then nil). colon is as for scanYAML (always 0 for JSON,
+// which declines such a document instead).
+func (s *yamlScanner) document(m *Map) (colon int, ok bool) {
+	j := s.j
+	if j != nil {
+		j.w.Byte('{')
+	}
 	for !s.eof() {
 		line := s.line()
 		if isBlankLine(line) || line[indentOf(line)] == '#' {
@@ -105,16 +127,29 @@ func scanYAMLWide(src string) (m *Map, colon int, wide, ok bool) {
 		}
 		key, rest, ok := scanKey(line)
 		if !ok {
-			return nil, 0, false, false
+			return 0, false
 		}
-		start := s.pos
+		start := 0
+		if j != nil {
+			if len(j.tops) == maxDirectKeys {
+				return 0, false
+			}
+			for _, t := range j.tops {
+				if t.key == key {
+					return 0, false // a repeated key: S6 would rewrite JSON already written
+				}
+			}
+			j.w.Key(key, len(j.tops) == 0)
+			start = len(j.w.B)
+		}
+		lineStart := s.pos
 		s.advance()
 		var v Value
 		if rest != "" && rest[0] != '|' && rest[0] != '>' && rest[0] != '#' {
 			after := s.pos
-			if v, ok = s.inlineValue(rest, 0, true); !ok && hasUnquotedColon(rest) {
+			if v, ok = s.inlineValue(rest, 0, true); !ok && j == nil && hasUnquotedColon(rest) {
 				if colon == 0 {
-					colon = 1 + strings.Count(src[:start], "\n")
+					colon = 1 + strings.Count(s.src[:lineStart], "\n")
 				}
 				s.pos = after
 				ok = s.noContinuation(0)
@@ -123,14 +158,19 @@ func scanYAMLWide(src string) (m *Map, colon int, wide, ok bool) {
 			v, ok = s.mappingValue(rest, 0, 2)
 		}
 		if !ok {
-			return nil, 0, false, false
+			return 0, false
 		}
-		m.Set(key, v)
+		if j != nil {
+			j.tops = append(j.tops, jsonSpan{key, start, len(j.w.B)})
+		} else {
+			m.Set(key, v)
+			s.sets++
+		}
 	}
-	if tooDeepForYAML(src) {
-		return nil, 0, false, false
+	if j != nil {
+		j.w.Byte('}')
 	}
-	return m, colon, s.wide, true
+	return colon, true
 }
 
 // tooDeepForYAML reports that the complete path rejects src for its depth
@@ -277,9 +317,41 @@ type yamlScanner struct {
 	// len(src)), found by line() for advance(), which would search for it
 	// again: in wasm each search is a call and a loop (issue 13).
 	lineAt, lineEnd int
-	// wide is set when the walk takes a shape the direct JSON path of
-	// scanjson.go does not (it then declines, and the Map path runs).
+	// j, when not nil, is where the walk writes the document as JSON
+	// (scanjson.go's direct path) instead of building Values: one grammar,
+	// two outputs. Each reader returns a nil Value then.
+	j *frontmatterJSON
+	// wide is set when the walk takes a shape the direct JSON path
+	// declines (a flow mapping), which the Map path then reads.
 	wide bool
+	sets int // block mapping entries read into Maps (tests: repeated keys)
+}
+
+// null is the output of a null.
+func (s *yamlScanner) null() Value {
+	if s.j != nil {
+		s.j.w.Raw("null")
+	}
+	return nil
+}
+
+// str is the output of a string.
+func (s *yamlScanner) str(v string) Value {
+	if s.j != nil {
+		s.j.w.Str(v)
+		return nil
+	}
+	return v
+}
+
+// plain is the output of a plain scalar's text, resolved (S6); JSON
+// declines the numbers it cannot carry back.
+func (s *yamlScanner) plain(text string) (Value, bool) {
+	if s.j != nil {
+		return nil, s.j.scalar(text)
+	}
+	_, v, _ := fmrules.ResolveScalar("", text)
+	return v, true
 }
 
 func (s *yamlScanner) eof() bool { return s.pos >= len(s.src) }
@@ -385,15 +457,13 @@ var scanKeyBytes = func() (t [256]bool) {
 func (s *yamlScanner) mappingValue(rest string, col, depth int) (Value, bool) {
 	switch {
 	case rest == "" || rest[0] == '#': // nothing, or only a comment
-		if rest != "" {
-			s.wide = true
-		}
 		return s.blockValue(col, depth)
 	case rest[0] == '|' || rest[0] == '>':
-		if col > 0 {
-			s.wide = true
+		v, ok := s.blockScalar(rest, col)
+		if !ok {
+			return nil, false
 		}
-		return s.blockScalar(rest, col)
+		return s.str(v), true
 	}
 	return s.inlineValue(rest, col, true)
 }
@@ -403,7 +473,7 @@ func (s *yamlScanner) mappingValue(rest string, col, depth int) (Value, bool) {
 // col itself), a block mapping, or a scalar on the next lines.
 func (s *yamlScanner) blockValue(col, depth int) (Value, bool) {
 	if !s.skipBlank() {
-		return nil, true
+		return s.null(), true
 	}
 	line := s.line()
 	indent := indentOf(line)
@@ -412,14 +482,12 @@ func (s *yamlScanner) blockValue(col, depth int) (Value, bool) {
 	case isItem(rest) && indent >= col:
 		return s.blockSequence(indent, depth)
 	case indent <= col:
-		return nil, true // the mapping's next key, or its parent's: this one is null
+		return s.null(), true // the mapping's next key, or its parent's: this one is null
 	}
 	if _, _, ok := scanKey(rest); ok {
 		return s.blockMapping(indent, depth, "", "", false)
 	}
-	// A scalar that starts on the next line.
-	s.wide = true
-	s.advance()
+	s.advance() // a scalar that starts on the next line
 	return s.inlineValue(rest, col, true)
 }
 
@@ -436,25 +504,29 @@ func (s *yamlScanner) blockSequence(indent, depth int) (Value, bool) {
 	if depth > fmrules.MaxDepth {
 		return nil, false
 	}
-	if depth > 2 {
-		s.wide = true
+	var list []Value
+	if s.j != nil {
+		s.j.w.Byte('[')
+	} else {
+		list = []Value{}
 	}
-	list := []Value{}
-	for s.skipBlank() {
+	for n := 0; s.skipBlank(); n++ {
 		line := s.line()
-		n := indentOf(line)
-		rest := line[n:]
-		if n < indent || n == indent && !isItem(rest) {
+		in := indentOf(line)
+		rest := line[in:]
+		if in < indent || in == indent && !isItem(rest) {
 			break // the parent's next key, or a line it judges
 		}
-		if n > indent {
+		if in > indent {
 			return nil, false
+		}
+		if s.j != nil && n > 0 {
+			s.j.w.Byte(',')
 		}
 		text := strings.TrimLeft(rest[1:], " ")
 		var v Value
 		var ok bool
 		if key, after, isKey := scanKey(text); isKey {
-			s.wide = true
 			s.advance()
 			v, ok = s.blockMapping(len(line)-len(text), depth+1, key, after, true)
 		} else {
@@ -464,7 +536,13 @@ func (s *yamlScanner) blockSequence(indent, depth int) (Value, bool) {
 		if !ok {
 			return nil, false
 		}
-		list = append(list, v)
+		if s.j == nil {
+			list = append(list, v)
+		}
+	}
+	if s.j != nil {
+		s.j.w.Byte(']')
+		return nil, true
 	}
 	return list, true
 }
@@ -476,57 +554,102 @@ func (s *yamlScanner) blockMapping(indent, depth int, firstKey, firstRest string
 	if depth > fmrules.MaxDepth {
 		return nil, false
 	}
-	if depth > 2 {
-		s.wide = true
+	var m *Map
+	base := 0 // JSON: this mapping's keys are s.j.keys[base:]
+	if s.j != nil {
+		s.j.w.Byte('{')
+		base = len(s.j.keys)
+	} else {
+		m = &Map{}
 	}
-	m := &Map{}
-	if first {
-		v, ok := s.mappingValue(firstRest, indent, depth+1)
-		if !ok {
-			return nil, false
+	for {
+		key, rest := firstKey, firstRest
+		if !first {
+			if !s.skipBlank() {
+				break
+			}
+			line := s.line()
+			n := indentOf(line)
+			if n < indent {
+				break
+			}
+			if n > indent {
+				return nil, false
+			}
+			var ok bool
+			if key, rest, ok = scanKey(line[n:]); !ok {
+				return nil, false
+			}
+			s.advance()
 		}
-		m.Set(firstKey, v)
-	}
-	for s.skipBlank() {
-		line := s.line()
-		n := indentOf(line)
-		if n < indent {
-			break
+		first = false
+		if j := s.j; j != nil {
+			if len(j.keys)-base == maxDirectKeys {
+				return nil, false
+			}
+			for _, k := range j.keys[base:] {
+				if k == key {
+					return nil, false // a repeated key, as in document
+				}
+			}
+			j.w.Key(key, len(j.keys) == base)
+			j.keys = append(j.keys, key)
 		}
-		if n > indent {
-			return nil, false
-		}
-		key, rest, ok := scanKey(line[n:])
-		if !ok {
-			return nil, false
-		}
-		s.advance()
 		v, ok := s.mappingValue(rest, indent, depth+1)
 		if !ok {
 			return nil, false
 		}
-		m.Set(key, v)
+		if m != nil {
+			m.Set(key, v)
+			s.sets++
+		}
+	}
+	if s.j != nil {
+		s.j.keys = s.j.keys[:base]
+		s.j.w.Byte('}')
+		return nil, true
 	}
 	return m, true
 }
 
-// inlineValue reads a scalar (or, when flow is true, a flow sequence) that
-// starts with text, the rest of the line just read, in a block collection
-// at column col. A plain scalar may go on over the next lines indented
-// deeper than col; anything else must end on its line.
+// inlineValue reads a scalar (or, when flow is true, a flow collection)
+// that starts with text, the rest of the line just read, in a block
+// collection at column col. A plain or quoted scalar may go on over the
+// next lines indented deeper than col; anything else must end on its line.
 func (s *yamlScanner) inlineValue(text string, col int, flow bool) (Value, bool) {
-	if text == "" || text[0] == '[' || text[0] == '{' {
-		if text != "" && text[0] == '{' {
-			s.wide = true
-		}
-		v, ok := scanInline(text, flow)
-		return v, ok && s.noContinuation(col)
+	if text == "" {
+		return s.null(), s.noContinuation(col) // "-" or "key:" with trailing spaces only
 	}
-	if text[0] == '"' || text[0] == '\'' {
-		if v, ok := scanInline(text, flow); ok {
-			return v, s.noContinuation(col)
+	switch text[0] {
+	case '"', '\'':
+		q, rest, ok := scanQuoted(text)
+		if !ok {
+			return s.quotedValue(text, col)
 		}
-		return s.quotedValue(text, col)
+		if !isTrailer(rest) {
+			return nil, false
+		}
+		return s.str(q), s.noContinuation(col)
+	case '[':
+		if !flow {
+			return nil, false
+		}
+		var v Value
+		var rest string
+		var ok bool
+		if s.j != nil {
+			rest, ok = s.j.flowSequence(text)
+		} else {
+			v, rest, ok = scanFlowSequence(text)
+		}
+		return v, ok && isTrailer(rest) && s.noContinuation(col)
+	case '{':
+		if !flow || s.j != nil {
+			return nil, false
+		}
+		s.wide = true
+		v, rest, ok := scanFlowMapping(text)
+		return v, ok && isTrailer(rest) && s.noContinuation(col)
 	}
 	c := text[0]
 	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0 && !(c == '-' && len(text) > 1 && text[1] != ' ') {
@@ -538,15 +661,16 @@ func (s *yamlScanner) inlineValue(text string, col int, flow bool) (Value, bool)
 	}
 	first := strings.TrimRight(text[:end], " ")
 	if end < len(text) { // a comment ends it
-		_, v, _ := fmrules.ResolveScalar("", first)
-		return v, s.noContinuation(col)
+		if !s.noContinuation(col) {
+			return nil, false
+		}
+		return s.plain(first)
 	}
 	folded, ok := s.plainLines(first, col)
 	if !ok {
 		return nil, false
 	}
-	_, v, _ := fmrules.ResolveScalar("", folded)
-	return v, true
+	return s.plain(folded)
 }
 
 // quotedValue reads a quoted scalar that starts with text, the rest of
@@ -559,14 +683,16 @@ func (s *yamlScanner) quotedValue(text string, col int) (Value, bool) {
 	if !ok {
 		return nil, false
 	}
-	s.wide = true
 	s.pos = end
 	lineEnd := s.end()
 	if !isTrailer(s.src[end:lineEnd]) {
 		return nil, false
 	}
 	s.advance()
-	return v, s.noContinuation(col)
+	if !s.noContinuation(col) {
+		return nil, false
+	}
+	return s.str(v), true
 }
 
 // plainLines reads the lines that continue the plain scalar whose first
@@ -605,7 +731,6 @@ func (s *yamlScanner) plainLines(first string, col int) (string, bool) {
 			return "", false
 		}
 		if b == nil {
-			s.wide = true
 			b = append(make([]byte, 0, 2*len(first)), first...)
 		}
 		if breaks == 0 {
@@ -624,60 +749,11 @@ func (s *yamlScanner) plainLines(first string, col int) (string, bool) {
 	return string(b), true
 }
 
-// scanInline reads a value written on the rest of a line: a plain or
-// quoted scalar, or (when flow is true) a flow sequence of them, followed
-// only by spaces and a comment.
-func scanInline(text string, flow bool) (Value, bool) {
-	if text == "" {
-		return nil, true // "-" or "key:" with trailing spaces only
-	}
-	var v Value
-	var rest string
-	var ok bool
-	switch text[0] {
-	case '"', '\'':
-		v, rest, ok = scanQuoted(text)
-	case '[':
-		if !flow {
-			return nil, false
-		}
-		v, rest, ok = scanFlowSequence(text)
-	case '{':
-		if !flow {
-			return nil, false
-		}
-		v, rest, ok = scanFlowMapping(text)
-	default:
-		return scanPlain(text)
-	}
-	if !ok || !isTrailer(rest) {
-		return nil, false
-	}
-	return v, true
-}
-
 // isTrailer reports that rest, what follows a quoted scalar or a flow
 // sequence, is only spaces and maybe a comment.
 func isTrailer(rest string) bool {
 	t := strings.TrimLeft(rest, " ")
 	return t == "" || t[0] == '#' && len(t) < len(rest)
-}
-
-// scanPlain reads a plain scalar in block context, up to a comment.
-func scanPlain(text string) (Value, bool) {
-	c := text[0]
-	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0 && !(c == '-' && len(text) > 1 && text[1] != ' ') {
-		return nil, false
-	}
-	if i := strings.Index(text, " #"); i >= 0 {
-		text = text[:i]
-	}
-	text = strings.TrimRight(text, " ")
-	if strings.Contains(text, ": ") || strings.HasSuffix(text, ":") {
-		return nil, false
-	}
-	_, v, _ := fmrules.ResolveScalar("", text)
-	return v, true
 }
 
 // scanFlowSequence reads [a, "b", 'c'] on one line into a list.
@@ -1081,14 +1157,14 @@ func quotedLines(src string, i, col int) (v string, end int, ok bool) {
 // scalar; between two lines of a folded scalar that both start with text
 // (not a space), a line break is a space, or is dropped when empty lines
 // follow it; every other line break is kept.
-func (s *yamlScanner) blockScalar(header string, col int) (Value, bool) {
+func (s *yamlScanner) blockScalar(header string, col int) (string, bool) {
 	style, chomp := header[0], byte(0)
 	h := header[1:]
 	if h != "" && (h[0] == '-' || h[0] == '+') {
 		chomp, h = h[0], h[1:]
 	}
 	if !isTrailer(h) {
-		return nil, false // an indentation indicator, or text after the header
+		return "", false // an indentation indicator, or text after the header
 	}
 	// The indentation: the first line with text.
 	indent, lead := -1, 0
@@ -1109,7 +1185,7 @@ func (s *yamlScanner) blockScalar(header string, col int) (Value, bool) {
 		p += e + 1
 	}
 	if indent <= col || lead > indent {
-		return nil, false // an empty scalar, or one libyaml indents by a blank line
+		return "", false // an empty scalar, or one libyaml indents by a blank line
 	}
 	var b strings.Builder
 	leadingBreak := false // libyaml's leading_break: the last text line's line break
