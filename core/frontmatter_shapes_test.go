@@ -78,7 +78,7 @@ var frontmatterShapes = []struct{ name, src string }{
 		"allowed-tools: [\"Read\", \"Bash(git:*)\", 'Grep, Glob']\n"},
 }
 
-// TestFrontmatterShapes: every shape listed is taken by the fast path and
+// TestFrontmatterShapes (SPEC S6): every shape listed is taken by the fast path and
 // gives what the complete path gives.
 func TestFrontmatterShapes(t *testing.T) {
 	t.Parallel()
