@@ -67,11 +67,7 @@ func parseSkillFile(path string, data []byte, fast bool) SkillFile {
 		f.Reject = fmrules.SizeReject(path, span.line, len(yamlText))
 		return f
 	}
-	if m, ok := scanFrontmatter(yamlText); ok {
-		f.Body, f.Line, f.Frontmatter = strings.TrimSpace(text[span.rest:]), span.line, m
-		return f
-	}
-	if m, warnings, ok := scanInvalidYAML(path, yamlText, span.line+1); ok {
+	if m, warnings, ok := fastFrontmatter(path, yamlText, span.line); ok {
 		f.Body, f.Line, f.Frontmatter, f.Warnings = strings.TrimSpace(text[span.rest:]), span.line, m, warnings
 		return f
 	}

@@ -86,6 +86,25 @@ func TestScanFrontmatter_accepts(t *testing.T) {
 		"dup: 1\nother: 2\ndup: 3\n",
 		"1: one\ntrue: t\nnull: n\n2001-12-14: d\nx.y: dotted\n_k: u\nk-1: h\n",
 		"a: 名前 😀\n",
+		"a: multi\n  line\n",
+		"a: x\n\n  y\n",
+		"a: |\n\n  x\n",
+		"a: |\n  x\n   \n",
+		"a: >\n  x\n   more\n",
+		"a:\n  - k: v\n",
+		"a:\n  b:\n    c: 1\n",
+		"a:\n- b:\n  - x\n- c\n",
+		"a: >+\n  x\n\n   \n",
+		"a:\n# c\n  - x\n",
+		"a: # c\n",
+		"a: # c\n  b: 1\n  # c\n  d:\n  # c\n    - x\n    # c\n# c\n",
+		"a: x\n  # c\nb: y\n",
+		"a: x\n  # c\n",
+		"a: \"multi\n  line\"\n",
+		"a: {b: 1}\n",
+		"a: {b: 1, b: 2, c: ~, d: [x]} # c\n",
+		"a: 'x\n\n   \n  y  \n z'\n",
+		"a: \"x\\\n  \\ y\\\n\n  z\"\n",
 	}, realisticFrontmatters...)
 	for _, src := range accepted {
 		if !checkScanner(t, src) {
@@ -107,9 +126,6 @@ func TestScanFrontmatter_declines(t *testing.T) {
 		"a: \x01\n",                         // control character
 		"a: b: c\n",                         // invalid YAML
 		"a: b:\n",                           // invalid YAML
-		"a: multi\n  line\n",                // multi-line plain scalar
-		"a: x\n\n  y\n",                     // multi-line plain scalar
-		"a: \"multi\n  line\"\n",            // multi-line quoted scalar
 		"a: &anchor x\n",                    // anchors
 		"a: *alias\n",                       // aliases
 		"a: !!str x\n",                      // tags
@@ -119,7 +135,13 @@ func TestScanFrontmatter_declines(t *testing.T) {
 		"a b: 1\n",                          // keys with spaces
 		"a:b\n",                             // not a key
 		"%YAML 1.2\n",                       // directives
-		"a: {b: 1}\n",                       // flow mappings
+		"a: {b: 1,}\n",                      // a flow mapping's trailing comma
+		"a: {b}\n",                          // a key without a value
+		"a: {b: {c: 1}}\n",                  // nested flow mappings
+		"a: {\"b\": 1}\n",                   // a quoted key in a flow mapping
+		"a: {b:1}\n",                        // "b:1" is one plain scalar
+		"a: {b: 1} x\n",                     // text after a flow mapping
+		"a:\n  - {b: 1}\n",                  // a flow mapping in a block sequence
 		"a: [[1]]\n",                        // nested flow sequences
 		"a: [1,]\n",                         // trailing comma
 		"a: [1,,2]\n",                       // empty entry
@@ -130,24 +152,33 @@ func TestScanFrontmatter_declines(t *testing.T) {
 		"a: \"\\q\"\n",                      // unknown escape
 		"a: \"\\uD800\"\n",                  // surrogate escape
 		"a: |2\n  x\n",                      // indentation indicator
-		"a: |\n\n  x\n",                     // leading empty line
-		"a: |\n  x\n   \n",                  // a line of spaces
-		"a: >\n  x\n   more\n",              // more-indented folded line
 		"a: |\nb: 1\n",                      // empty block scalar
+		"a: \"x\ny\"\n",                     // a quoted line not indented
+		"a: \"x\n  y\" z\n",                 // text after a quoted scalar
+		"a: \"x\n  y\n",                     // not closed
+		"a: \"x\n  \\q\"\n",                 // unknown escape
+		"a:\n  b: 'x\n  y'\n",               // a quoted line not deeper than its mapping
+		"a: |\n    \n  x\n",                 // a blank line deeper than the text
+		"a:\n  b: |\n  x\n",                 // block scalar text not deeper than its mapping
+		"a: x\n  - y\n",                     // an indicator on a continuation line
+		"a: x\n  # c\n  y\n",                // a comment inside a plain scalar
+		"a: x\n  y # c\n",                   // a comment after a continuation line
+		"a:\n  - x\n   - y\n",               // uneven sequence
+		"a:\n  - b: 1\n     c: 2\n",         // uneven mapping in a sequence
+		"a:\n  - - x\n",                     // nested compact sequence
+		"a:\n  -\n    x\n",                  // an item below its dash
+		"a:\n  - |\n    x\n",                // block scalar in a sequence
 		"a:\n  - x\n  y: 1\n",               // list then key
 		"a:\n  - - x\n",                     // nested list
-		"a:\n  - k: v\n",                    // mapping in a list
-		"a:\n  b:\n    c: 1\n",              // two levels of mapping
 		"a:\n  b: 1\n   c: 2\n",             // uneven indentation
-		"a:\n# c\n  - x\n",                  // comment before a block value
-		"a: x\n  # c\n",                     // indented comment
-		"a: # c\n",                          // comment as the value
 		"a: @x\n",                           // reserved indicator
 		"a: `x`\n",                          // reserved indicator
 		"-a: 1\n",                           // key starting with -
 		"...\n",                             // document end
 		"a: 1\n--- x\n",                     // document start
 		strings.Repeat("k", 1001) + ": v\n", // key too long for libyaml
+		"a: \"" + strings.Repeat("[", 1100) + "\"\n",   // the complete path's depth guard counts every [
+		"a: |\n  " + strings.Repeat("- ", 600) + "x\n", // and every "- " starting a line
 	}
 	for _, src := range declined {
 		if _, ok := scanFrontmatter(src); ok {
@@ -309,60 +340,133 @@ func genFlowSeq(c chooser, depth int) string {
 	return b.String()
 }
 
-func genBlockScalar(c chooser, b *strings.Builder) {
+func genFlowMap(c chooser) string {
+	var b strings.Builder
+	b.WriteString(maybe(c, 5, []string{"{"}, []string{"{ ", "{  "}))
+	for n := c.intn(4); n > 0; n-- {
+		b.WriteString(maybe(c, 10, genKeys, genBadKeys) + maybe(c, 10, []string{": "}, []string{":", " : ", ":  "}))
+		switch c.intn(8) {
+		case 0:
+			b.WriteString(genFlowSeq(c, 1))
+		case 1:
+			b.WriteString(genFlowMap(c))
+		default:
+			b.WriteString(genScalar(c, true))
+		}
+		if n > 1 || c.intn(20) == 0 {
+			b.WriteString(maybe(c, 8, []string{", ", ","}, []string{" , ", ",,", " ,"}))
+		}
+	}
+	b.WriteString(maybe(c, 10, []string{"}"}, []string{" }", "", "}x", "]"}))
+	return b.String()
+}
+
+func genBlockScalar(c chooser, b *strings.Builder, base string) {
 	b.WriteString(maybe(c, 10, []string{"|", ">", "|-", ">-", "|+", ">+"}, []string{"|2", ">1-", "|x", "|-+"}))
 	b.WriteString(pick(c, genComments) + "\n")
-	indent := pick(c, []string{" ", "  ", "  ", "    "})
+	indent := base + pick(c, []string{" ", "  ", "  ", "    "})
 	for n := c.intn(5); n >= 0; n-- {
 		switch c.intn(16) {
 		case 0, 1:
 			b.WriteString("\n")
 		case 2:
 			b.WriteString(pick(c, genIndents) + "\n")
-		case 3:
+		case 3, 4:
 			b.WriteString(indent + pick(c, genIndents) + genPlain(c) + "\n")
+		case 5:
+			b.WriteString(indent + pick(c, []string{"# c", "- x", "k: v", " ", "  "}) + "\n")
 		default:
 			b.WriteString(indent + genPlain(c) + maybe(c, 8, []string{""}, []string{" ", "  "}) + "\n")
 		}
 	}
 }
 
-func genValue(c chooser, b *strings.Builder, depth int) {
-	switch c.intn(9) {
+// genContinuation adds the lines of a plain scalar continued below its
+// first line, indented from base.
+func genContinuation(c chooser, b *strings.Builder, base string) {
+	for n := c.intn(3); n > 0; n-- {
+		if c.intn(4) == 0 {
+			b.WriteString(pick(c, []string{"\n", "  \n"}))
+		}
+		b.WriteString(base + pick(c, genIndents) + genPlain(c) + pick(c, genComments) + "\n")
+	}
+}
+
+// genValue writes the value of a key (after its colon) of a mapping whose
+// keys are indented by base.
+func genValue(c chooser, b *strings.Builder, depth int, base string) {
+	switch c.intn(11) {
 	case 0, 1, 2:
 		b.WriteString(" " + genScalar(c, false) + pick(c, genComments) + "\n")
+		if c.intn(6) == 0 {
+			genContinuation(c, b, base)
+		}
+		if c.intn(8) == 0 { // a quoted scalar over several lines
+			q := pick(c, []string{"\"", "'"})
+			b.WriteString(base + "q: " + q + genPlain(c) + pick(c, []string{"", " ", "\\"}))
+			for n := c.intn(3); n >= 0; n-- {
+				b.WriteString(pick(c, []string{"\n", "\n\n", "\n  \n"}) + base + pick(c, genIndents) + genPlain(c))
+				if c.intn(4) == 0 {
+					b.WriteString(pick(c, genEscapes) + pick(c, []string{"", " ", "''"}))
+				}
+			}
+			b.WriteString(maybe(c, 10, []string{q}, []string{"", q + "x", q + q}) + pick(c, genComments) + "\n")
+		}
 	case 3:
+		if c.intn(3) == 0 {
+			b.WriteString(" " + genFlowMap(c) + pick(c, genComments) + "\n")
+			break
+		}
 		b.WriteString(" " + genFlowSeq(c, 0) + pick(c, genComments) + "\n")
 	case 4:
 		b.WriteString(" ")
-		genBlockScalar(c, b)
+		genBlockScalar(c, b, base)
 	case 5:
 		b.WriteString(pick(c, []string{"", " ", " # c"}) + "\n")
-	case 6, 7: // a block sequence
+	case 6:
+		b.WriteString("\n" + base + pick(c, genIndents) + genScalar(c, false) + pick(c, genComments) + "\n")
+		genContinuation(c, b, base)
+	case 7, 8: // a block sequence
 		b.WriteString("\n")
-		indent := pick(c, genIndents)
+		indent := base + pick(c, genIndents)
 		for n := c.intn(4); n >= 0; n-- {
 			if c.intn(10) == 0 {
 				b.WriteString(pick(c, []string{"\n", "# c\n", "  # c\n", "   \n"}))
 			}
 			if c.intn(15) == 0 {
-				indent = pick(c, genIndents)
+				indent = base + pick(c, genIndents)
 			}
-			b.WriteString(indent + maybe(c, 8, []string{"- "}, []string{"-", "-  ", "- - ", "-x"}) + genScalar(c, false) + pick(c, genComments) + "\n")
+			dash := maybe(c, 8, []string{"- "}, []string{"-", "-  ", "- - ", "-x"})
+			if depth < 5 && c.intn(4) == 0 { // a mapping in the sequence
+				b.WriteString(indent + dash)
+				inner := indent + strings.Repeat(" ", len(dash))
+				for k := c.intn(3); k >= 0; k-- {
+					b.WriteString(maybe(c, 10, genKeys, genBadKeys) + ":")
+					genValue(c, b, depth+2, inner)
+					if k > 0 {
+						b.WriteString(inner)
+					}
+				}
+				continue
+			}
+			b.WriteString(indent + dash + genScalar(c, false) + pick(c, genComments) + "\n")
+			if c.intn(10) == 0 {
+				genContinuation(c, b, indent)
+			}
 		}
-	case 8: // a block mapping
-		if depth > 1 {
+	case 9, 10: // a block mapping
+		if depth > 5 {
 			b.WriteString(" x\n")
 			return
 		}
 		b.WriteString("\n")
-		indent := pick(c, genIndents[1:])
+		indent := base + pick(c, genIndents[1:])
 		for n := c.intn(4); n >= 0; n-- {
 			if c.intn(15) == 0 {
-				indent = pick(c, genIndents)
+				indent = base + pick(c, genIndents)
 			}
 			b.WriteString(indent + maybe(c, 10, genKeys, genBadKeys) + ":")
-			genValue(c, b, depth+1)
+			genValue(c, b, depth+1, indent)
 		}
 	}
 }
@@ -378,7 +482,7 @@ func genFrontmatter(c chooser) string {
 			b.WriteString(pick(c, []string{"- a\n", "text\n", "--- x\n", "...\n", "%YAML 1.2\n", " k: v\n", "\tk: v\n"}))
 		default:
 			b.WriteString(maybe(c, 10, genKeys, genBadKeys) + maybe(c, 20, []string{":"}, []string{" :", ":x"}))
-			genValue(c, &b, 1)
+			genValue(c, &b, 1, "")
 		}
 	}
 	s := b.String()

@@ -185,10 +185,7 @@ func skillFrontmatterInto(path string, data []byte, fast *frontmatterJSON) (*Map
 			fast.keep = fast.cache != nil // named by the bytes as read (cached)
 			return nil, nil, ""
 		}
-		if m, ok := scanFrontmatter(yamlText); ok {
-			return m, nil, ""
-		}
-		if m, warnings, ok := scanInvalidYAML(path, yamlText, span.line+1); ok {
+		if m, warnings, ok := fastFrontmatter(path, yamlText, span.line); ok {
 			return m, warnings, ""
 		}
 	}

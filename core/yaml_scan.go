@@ -12,32 +12,57 @@ import (
 
 // This file is the fast path of SPEC S6 for the YAML that SKILL.md files
 // actually hold (issue 6): one pass over the lines, no yaml.Node tree, the
-// strings of the result sliced from the source. It accepts a deliberately
+// strings of the result sliced from the source. One grammar walk
+// (yamlScanner) has two outputs: a tree of Values (scanFrontmatter, for
+// ParseSkillFile and as discovery's fallback) and JSON written as it reads
+// (scanjson.go, discovery's direct path). It accepts a deliberately
 // small subset and declines everything else, which then goes to the
 // complete path (complete.go: adrg/frontmatter and yaml.v3), the
 // reference. Whenever it accepts, its result is exactly the reference's:
 // frontmatter_scan_test.go checks that by differential fuzzing.
 //
-// The subset: a top-level block mapping whose keys start a line and are
-// made of [A-Za-z0-9_.-] (not starting with - or .), and whose values are
+// The subset, which covers every frontmatter of a census of 1,917
+// published SKILL.md files: a top-level block mapping whose keys start a
+// line and are made of [A-Za-z0-9_.-] (not starting with - or .). A block
+// mapping's keys (at any depth) all start at one column; the value of a
+// key is
 //
-//   - a plain scalar on the key's line (resolved like yaml.v3 resolves one);
-//   - a single- or double-quoted scalar on the key's line;
-//   - a flow sequence of plain or quoted scalars on the key's line;
-//   - a literal (|) or folded (>) block scalar, with - or + chomping;
-//   - nothing (null), or a block sequence of such scalars on the next
-//     lines (indented, or not indented), or a one-level block mapping
-//     whose values are scalars or flow sequences of scalars.
+//   - a plain scalar (resolved like yaml.v3 resolves one), on the key's
+//     line or the next one, maybe continued on lines indented deeper than
+//     the key, folded as YAML folds them;
+//   - a single- or double-quoted scalar, maybe over several lines;
+//   - a flow sequence of plain or quoted scalars, or a flow mapping of
+//     such values and flow sequences, on one line;
+//   - a literal (|) or folded (>) block scalar, with - or + chomping,
+//     read as libyaml reads it (more-indented and empty lines included);
+//   - nothing (null); or, on the next lines, a block mapping indented
+//     deeper, or a block sequence (indented deeper, or at the key's
+//     column) whose items are plain or quoted scalars, nothing, or block
+//     mappings whose first key follows the dash (`- name: x`).
 //
-// Comments are accepted on their own line at the top level and after a
-// value. Anything else declines: tabs, control and Unicode line-break
-// characters, anchors, aliases, tags, complex keys, directives, multi-line
-// plain or quoted scalars, flow mappings, nesting beyond the above.
+// Comments are accepted on lines of their own (any indentation) and after
+// a value. Anything else declines: tabs, control and Unicode line-break
+// characters, anchors, aliases, tags, complex or quoted keys, directives,
+// nested flow collections, indentation indicators, an item on the line
+// after its dash, a block scalar in a sequence item, nesting deeper than
+// fmrules.MaxDepth, a text whose depth bound the complete path rejects.
 //
 // Two kinds of invalid YAML are read too, when the subset proves the error
 // yaml.v3 gives (provenYAMLError): an unquoted ": " in a plain value, and a
 // control character after text in the subset. S7's recovery and warning
 // for them need no YAML parser (scanInvalidYAML).
+
+// fastFrontmatter is the fast path of S6 and S7 for yamlText, the YAML of
+// a frontmatter whose opening --- is on line line of the file at path: the
+// mapping and the warnings, or ok false when the complete path decides.
+// ParseSkillFile and discovery (after the direct path of scanjson.go) both
+// go through it.
+func fastFrontmatter(path, yamlText string, line int) (m *Map, warnings []string, ok bool) {
+	if m, ok := scanFrontmatter(yamlText); ok {
+		return m, nil, true
+	}
+	return scanInvalidYAML(path, yamlText, line+1)
+}
 
 // scanFrontmatter returns the mapping of src, or false when src is outside
 // the subset.
@@ -60,48 +85,106 @@ const colonReason = "mapping values are not allowed in this context"
 // is not needed for it (issue 10). m is then partial: callers use only
 // colon.
 func scanYAML(src string) (m *Map, colon int, ok bool) {
+	m, colon, _, ok = scanYAMLWide(src)
+	return m, colon, ok
+}
+
+// scanYAMLWide is scanYAML, and reports whether the document holds a
+// shape the direct JSON path (scanjson.go) declines because it writes as it
+// reads: a flow mapping (its repeated keys and numbers JSON cannot carry
+// back would need the tree).
+func scanYAMLWide(src string) (m *Map, colon int, wide, ok bool) {
+	m, colon, s, ok := scanTree(src)
+	return m, colon, s.wide, ok
+}
+
+// scanTree is scanYAML returning the scanner as it ended, for tests.
+func scanTree(src string) (m *Map, colon int, s yamlScanner, ok bool) {
 	if !scanChars(src) {
-		return nil, 0, false
+		return nil, 0, s, false
 	}
-	s := yamlScanner{src: src}
+	s = yamlScanner{src: src}
 	m = newMapCap(countKeyLines(src))
+	if colon, ok = s.document(m); !ok || tooDeepForYAML(src) {
+		return nil, 0, s, false
+	}
+	return m, colon, s, true
+}
+
+// document reads the top-level block mapping into m, or with s.j as JSON
+// into s.j.w (m is then nil). colon is as for scanYAML (always 0 for JSON,
+// which declines such a document instead).
+func (s *yamlScanner) document(m *Map) (colon int, ok bool) {
+	j := s.j
+	if j != nil {
+		j.w.Byte('{')
+	}
 	for !s.eof() {
 		line := s.line()
-		if isBlankLine(line) || line[0] == '#' {
+		if isBlankLine(line) || line[indentOf(line)] == '#' {
 			s.advance()
 			continue
 		}
 		key, rest, ok := scanKey(line)
 		if !ok {
-			return nil, 0, false
+			return 0, false
 		}
-		start := s.pos
+		start := 0
+		if j != nil {
+			if len(j.tops) == maxDirectKeys {
+				return 0, false
+			}
+			for _, t := range j.tops {
+				if t.key == key {
+					return 0, false // a repeated key: S6 would rewrite JSON already written
+				}
+			}
+			j.w.Key(key, len(j.tops) == 0)
+			start = len(j.w.B)
+		}
+		lineStart := s.pos
 		s.advance()
 		var v Value
-		switch {
-		case rest == "":
-			if v, ok = s.blockValue(); !ok {
-				return nil, 0, false
-			}
-		case rest[0] == '|' || rest[0] == '>':
-			if v, ok = s.blockScalar(rest); !ok {
-				return nil, 0, false
-			}
-		default:
-			v, ok = scanInline(rest, true)
-			if !ok && hasUnquotedColon(rest) {
+		if rest != "" && rest[0] != '|' && rest[0] != '>' && rest[0] != '#' {
+			after := s.pos
+			if v, ok = s.inlineValue(rest, 0, true); !ok && j == nil && hasUnquotedColon(rest) {
 				if colon == 0 {
-					colon = 1 + strings.Count(src[:start], "\n")
+					colon = 1 + strings.Count(s.src[:lineStart], "\n")
 				}
-				ok = true
+				s.pos = after
+				ok = s.noContinuation(0)
 			}
-			if !ok || !s.noContinuation() {
-				return nil, 0, false
-			}
+		} else {
+			v, ok = s.mappingValue(rest, 0, 2)
 		}
-		m.Set(key, v)
+		if !ok {
+			return 0, false
+		}
+		if j != nil {
+			j.tops = append(j.tops, jsonSpan{key, start, len(j.w.B)})
+		} else {
+			m.Set(key, v)
+			s.sets++
+		}
 	}
-	return m, colon, true
+	if j != nil {
+		j.w.Byte('}')
+	}
+	return colon, true
+}
+
+// tooDeepForYAML reports that the complete path rejects src for its depth
+// before parsing it (fmrules.DepthBound over fmrules.DepthGuard), which a
+// shallow document can reach with over a thousand [ or { characters in its
+// text, or hundreds of "- " at the start of a line of a block scalar. The
+// bound is at most 2*lines + 2*(bytes/2) + brackets + 2 <= 3*len(src) + 2,
+// so a text of up to 340 bytes never reaches it.
+func tooDeepForYAML(src string) bool {
+	if len(src) <= 340 {
+		return false
+	}
+	bound, _ := fmrules.DepthBound(src)
+	return bound > fmrules.DepthGuard
 }
 
 // hasUnquotedColon reports that text, a value on a key's line, is a plain
@@ -234,6 +317,41 @@ type yamlScanner struct {
 	// len(src)), found by line() for advance(), which would search for it
 	// again: in wasm each search is a call and a loop (issue 13).
 	lineAt, lineEnd int
+	// j, when not nil, is where the walk writes the document as JSON
+	// (scanjson.go's direct path) instead of building Values: one grammar,
+	// two outputs. Each reader returns a nil Value then.
+	j *frontmatterJSON
+	// wide is set when the walk takes a shape the direct JSON path
+	// declines (a flow mapping), which the Map path then reads.
+	wide bool
+	sets int // block mapping entries read into Maps (tests: repeated keys)
+}
+
+// null is the output of a null.
+func (s *yamlScanner) null() Value {
+	if s.j != nil {
+		s.j.w.Raw("null")
+	}
+	return nil
+}
+
+// str is the output of a string.
+func (s *yamlScanner) str(v string) Value {
+	if s.j != nil {
+		s.j.w.Str(v)
+		return nil
+	}
+	return v
+}
+
+// plain is the output of a plain scalar's text, resolved (S6); JSON
+// declines the numbers it cannot carry back.
+func (s *yamlScanner) plain(text string) (Value, bool) {
+	if s.j != nil {
+		return nil, s.j.scalar(text)
+	}
+	_, v, _ := fmrules.ResolveScalar("", text)
+	return v, true
 }
 
 func (s *yamlScanner) eof() bool { return s.pos >= len(s.src) }
@@ -261,10 +379,12 @@ func (s *yamlScanner) advance() {
 	s.pos = min(s.end()+1, len(s.src))
 }
 
-// skipBlank moves past blank lines and reports whether a line remains.
+// skipBlank moves past blank lines and comment lines (any indentation:
+// between two nodes libyaml's scanner skips them) and reports whether a
+// line remains.
 func (s *yamlScanner) skipBlank() bool {
 	for !s.eof() {
-		if !isBlankLine(s.line()) {
+		if line := s.line(); !isBlankLine(line) && line[indentOf(line)] != '#' {
 			return true
 		}
 		s.advance()
@@ -273,10 +393,11 @@ func (s *yamlScanner) skipBlank() bool {
 }
 
 // noContinuation reports that the next non-blank line does not continue
-// the value that ended the previous line: it starts at the first column.
-func (s *yamlScanner) noContinuation() bool {
+// the value that ended the previous line, in a block collection at column
+// col: it is indented col or less.
+func (s *yamlScanner) noContinuation(col int) bool {
 	save := s.pos
-	ok := !s.skipBlank() || s.line()[0] != ' '
+	ok := !s.skipBlank() || indentOf(s.line()) <= col
 	s.pos = save
 	return ok
 }
@@ -330,104 +451,302 @@ var scanKeyBytes = func() (t [256]bool) {
 	return t
 }()
 
-// blockValue reads the value of a key with nothing after its colon: null,
-// a block sequence, or a one-level block mapping.
-func (s *yamlScanner) blockValue() (Value, bool) {
+// mappingValue reads the value of a key of the block mapping at column
+// col, whose text after the colon on the key's line is rest (the key's
+// line is read). depth is the depth the value has if it is a collection.
+func (s *yamlScanner) mappingValue(rest string, col, depth int) (Value, bool) {
+	switch {
+	case rest == "" || rest[0] == '#': // nothing, or only a comment
+		return s.blockValue(col, depth)
+	case rest[0] == '|' || rest[0] == '>':
+		v, ok := s.blockScalar(rest, col)
+		if !ok {
+			return nil, false
+		}
+		return s.str(v), true
+	}
+	return s.inlineValue(rest, col, true)
+}
+
+// blockValue reads the value of a key of the block mapping at column col
+// with nothing after its colon: null, a block sequence (indented, or at
+// col itself), a block mapping, or a scalar on the next lines.
+func (s *yamlScanner) blockValue(col, depth int) (Value, bool) {
 	if !s.skipBlank() {
-		return nil, true
+		return s.null(), true
 	}
 	line := s.line()
 	indent := indentOf(line)
 	rest := line[indent:]
 	switch {
-	case rest[0] == '#':
-		return nil, false // a comment between a key and its value
-	case rest == "-" || strings.HasPrefix(rest, "- "):
-		return s.blockSequence(indent)
-	case indent == 0:
-		return nil, true // the next key: this one is null
+	case isItem(rest) && indent >= col:
+		return s.blockSequence(indent, depth)
+	case indent <= col:
+		return s.null(), true // the mapping's next key, or its parent's: this one is null
 	}
-	return s.blockMapping(indent)
+	if _, _, ok := scanKey(rest); ok {
+		return s.blockMapping(indent, depth, "", "", false)
+	}
+	s.advance() // a scalar that starts on the next line
+	return s.inlineValue(rest, col, true)
 }
 
-// blockSequence reads `- item` lines at the given indentation (0 for a
-// sequence that is not indented under its key).
-func (s *yamlScanner) blockSequence(indent int) (Value, bool) {
-	list := []Value{}
-	for s.skipBlank() {
+// isItem reports that rest, a line without its indentation, is an entry of
+// a block sequence.
+func isItem(rest string) bool {
+	return rest[0] == '-' && (len(rest) == 1 || rest[1] == ' ')
+}
+
+// blockSequence reads `- item` lines at column indent. An item is a scalar
+// (on the dash's line, maybe continued), nothing (null), or a block mapping
+// whose first key follows the dash (a sequence of mappings).
+func (s *yamlScanner) blockSequence(indent, depth int) (Value, bool) {
+	if depth > fmrules.MaxDepth {
+		return nil, false
+	}
+	var list []Value
+	if s.j != nil {
+		s.j.w.Byte('[')
+	} else {
+		list = []Value{}
+	}
+	for n := 0; s.skipBlank(); n++ {
 		line := s.line()
-		n := indentOf(line)
-		rest := line[n:]
-		isItem := rest == "-" || strings.HasPrefix(rest, "- ")
-		if n == 0 && !(indent == 0 && isItem) {
-			break // the next top-level key or comment
+		in := indentOf(line)
+		rest := line[in:]
+		if in < indent || in == indent && !isItem(rest) {
+			break // the parent's next key, or a line it judges
 		}
-		if n != indent || !isItem {
+		if in > indent {
 			return nil, false
 		}
-		s.advance()
-		v, ok := scanInline(strings.TrimLeft(rest[1:], " "), false)
+		if s.j != nil && n > 0 {
+			s.j.w.Byte(',')
+		}
+		text := strings.TrimLeft(rest[1:], " ")
+		var v Value
+		var ok bool
+		if key, after, isKey := scanKey(text); isKey {
+			s.advance()
+			v, ok = s.blockMapping(len(line)-len(text), depth+1, key, after, true)
+		} else {
+			s.advance()
+			v, ok = s.inlineValue(text, indent, false)
+		}
 		if !ok {
 			return nil, false
 		}
-		list = append(list, v)
+		if s.j == nil {
+			list = append(list, v)
+		}
+	}
+	if s.j != nil {
+		s.j.w.Byte(']')
+		return nil, true
 	}
 	return list, true
 }
 
-// blockMapping reads `key: value` lines at the given indentation (> 0).
-func (s *yamlScanner) blockMapping(indent int) (Value, bool) {
-	m := &Map{}
-	for s.skipBlank() {
-		line := s.line()
-		n := indentOf(line)
-		if n == 0 {
-			break
+// blockMapping reads `key: value` lines at column indent (> 0). With first,
+// the first key and the text after its colon come from a line already
+// read (the dash's line of a sequence item).
+func (s *yamlScanner) blockMapping(indent, depth int, firstKey, firstRest string, first bool) (Value, bool) {
+	if depth > fmrules.MaxDepth {
+		return nil, false
+	}
+	var m *Map
+	base := 0 // JSON: this mapping's keys are s.j.keys[base:]
+	if s.j != nil {
+		s.j.w.Byte('{')
+		base = len(s.j.keys)
+	} else {
+		m = &Map{}
+	}
+	for {
+		key, rest := firstKey, firstRest
+		if !first {
+			if !s.skipBlank() {
+				break
+			}
+			line := s.line()
+			n := indentOf(line)
+			if n < indent {
+				break
+			}
+			if n > indent {
+				return nil, false
+			}
+			var ok bool
+			if key, rest, ok = scanKey(line[n:]); !ok {
+				return nil, false
+			}
+			s.advance()
 		}
-		if n != indent {
-			return nil, false
+		first = false
+		if j := s.j; j != nil {
+			if len(j.keys)-base == maxDirectKeys {
+				return nil, false
+			}
+			for _, k := range j.keys[base:] {
+				if k == key {
+					return nil, false // a repeated key, as in document
+				}
+			}
+			j.w.Key(key, len(j.keys) == base)
+			j.keys = append(j.keys, key)
 		}
-		key, rest, ok := scanKey(line[n:])
+		v, ok := s.mappingValue(rest, indent, depth+1)
 		if !ok {
 			return nil, false
 		}
-		s.advance()
-		var v Value
-		if rest != "" {
-			if v, ok = scanInline(rest, true); !ok {
-				return nil, false
-			}
+		if m != nil {
+			m.Set(key, v)
+			s.sets++
 		}
-		m.Set(key, v)
+	}
+	if s.j != nil {
+		s.j.keys = s.j.keys[:base]
+		s.j.w.Byte('}')
+		return nil, true
 	}
 	return m, true
 }
 
-// scanInline reads a value written on the rest of a line: a plain or
-// quoted scalar, or (when flow is true) a flow sequence of them, followed
-// only by spaces and a comment.
-func scanInline(text string, flow bool) (Value, bool) {
+// inlineValue reads a scalar (or, when flow is true, a flow collection)
+// that starts with text, the rest of the line just read, in a block
+// collection at column col. A plain or quoted scalar may go on over the
+// next lines indented deeper than col; anything else must end on its line.
+func (s *yamlScanner) inlineValue(text string, col int, flow bool) (Value, bool) {
 	if text == "" {
-		return nil, true // "-" or "key:" with trailing spaces only
+		return s.null(), s.noContinuation(col) // "-" or "key:" with trailing spaces only
 	}
-	var v Value
-	var rest string
-	var ok bool
 	switch text[0] {
 	case '"', '\'':
-		v, rest, ok = scanQuoted(text)
+		q, rest, ok := scanQuoted(text)
+		if !ok {
+			return s.quotedValue(text, col)
+		}
+		if !isTrailer(rest) {
+			return nil, false
+		}
+		return s.str(q), s.noContinuation(col)
 	case '[':
 		if !flow {
 			return nil, false
 		}
-		v, rest, ok = scanFlowSequence(text)
-	default:
-		return scanPlain(text)
+		var v Value
+		var rest string
+		var ok bool
+		if s.j != nil {
+			rest, ok = s.j.flowSequence(text)
+		} else {
+			v, rest, ok = scanFlowSequence(text)
+		}
+		return v, ok && isTrailer(rest) && s.noContinuation(col)
+	case '{':
+		if !flow || s.j != nil {
+			return nil, false
+		}
+		s.wide = true
+		v, rest, ok := scanFlowMapping(text)
+		return v, ok && isTrailer(rest) && s.noContinuation(col)
 	}
-	if !ok || !isTrailer(rest) {
+	c := text[0]
+	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0 && !(c == '-' && len(text) > 1 && text[1] != ' ') {
 		return nil, false
 	}
-	return v, true
+	end, ok := plainEnd(text)
+	if !ok {
+		return nil, false
+	}
+	first := strings.TrimRight(text[:end], " ")
+	if end < len(text) { // a comment ends it
+		if !s.noContinuation(col) {
+			return nil, false
+		}
+		return s.plain(first)
+	}
+	folded, ok := s.plainLines(first, col)
+	if !ok {
+		return nil, false
+	}
+	return s.plain(folded)
+}
+
+// quotedValue reads a quoted scalar that starts with text, the rest of
+// the line just read, and goes on over the next lines (quotedLines).
+func (s *yamlScanner) quotedValue(text string, col int) (Value, bool) {
+	if s.pos == 0 || s.src[s.pos-1] != '\n' {
+		return nil, false // the last line: nothing to go on over
+	}
+	v, end, ok := quotedLines(s.src, s.pos-1-len(text), col)
+	if !ok {
+		return nil, false
+	}
+	s.pos = end
+	lineEnd := s.end()
+	if !isTrailer(s.src[end:lineEnd]) {
+		return nil, false
+	}
+	s.advance()
+	if !s.noContinuation(col) {
+		return nil, false
+	}
+	return s.str(v), true
+}
+
+// plainLines reads the lines that continue the plain scalar whose first
+// line is first, in a block collection at column col: the lines after it
+// indented deeper than col, folded as YAML folds them (a line break between
+// two lines is a space; n empty lines are n line breaks). Lines that could
+// end the scalar or be something else (a comment, an indicator, ": ")
+// decline.
+func (s *yamlScanner) plainLines(first string, col int) (string, bool) {
+	var b []byte // nil while the scalar is one line
+	breaks := 0
+	for end := s.pos; !s.eof(); {
+		line := s.line()
+		n := indentOf(line)
+		if n == len(line) {
+			breaks++
+			s.advance()
+			continue
+		}
+		if n <= col {
+			s.pos = end // before the blank lines
+			break
+		}
+		text := strings.TrimRight(line[n:], " ")
+		if text[0] == '#' { // a comment ends the scalar
+			s.pos = end
+			if !s.noContinuation(col) {
+				return "", false
+			}
+			break
+		}
+		if strings.IndexByte("-?:,[]{}&*!|>'\"%@`", text[0]) >= 0 {
+			return "", false
+		}
+		if e, ok := plainEnd(text); !ok || e != len(text) {
+			return "", false
+		}
+		if b == nil {
+			b = append(make([]byte, 0, 2*len(first)), first...)
+		}
+		if breaks == 0 {
+			b = append(b, ' ')
+		}
+		for ; breaks > 0; breaks-- {
+			b = append(b, '\n')
+		}
+		b = append(b, text...)
+		s.advance()
+		end = s.pos
+	}
+	if b == nil {
+		return first, true
+	}
+	return string(b), true
 }
 
 // isTrailer reports that rest, what follows a quoted scalar or a flow
@@ -435,23 +754,6 @@ func scanInline(text string, flow bool) (Value, bool) {
 func isTrailer(rest string) bool {
 	t := strings.TrimLeft(rest, " ")
 	return t == "" || t[0] == '#' && len(t) < len(rest)
-}
-
-// scanPlain reads a plain scalar in block context, up to a comment.
-func scanPlain(text string) (Value, bool) {
-	c := text[0]
-	if strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0 && !(c == '-' && len(text) > 1 && text[1] != ' ') {
-		return nil, false
-	}
-	if i := strings.Index(text, " #"); i >= 0 {
-		text = text[:i]
-	}
-	text = strings.TrimRight(text, " ")
-	if strings.Contains(text, ": ") || strings.HasSuffix(text, ":") {
-		return nil, false
-	}
-	_, v, _ := fmrules.ResolveScalar("", text)
-	return v, true
 }
 
 // scanFlowSequence reads [a, "b", 'c'] on one line into a list.
@@ -470,6 +772,83 @@ func scanFlowSequence(text string) (Value, string, bool) {
 		return nil, "", false
 	}
 	return list, rest, true
+}
+
+// scanFlowMapping reads {a: 1, b: "c", d: [e]} on one line into a
+// mapping: keys as the subset's block keys, each followed by ": ", values
+// plain or quoted scalars or flow sequences of them; no empty or
+// key-only entries, no trailing comma.
+func scanFlowMapping(text string) (Value, string, bool) {
+	m := &Map{}
+	i := 1
+	skip := func() {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+	}
+	skip()
+	if i < len(text) && text[i] == '}' {
+		return m, text[i+1:], true
+	}
+	for {
+		skip()
+		k := i
+		for i < len(text) && isScanKeyByte(text[i]) {
+			i++
+		}
+		if i == k || text[k] == '-' || text[k] == '.' || i+1 >= len(text) || text[i] != ':' || text[i+1] != ' ' {
+			return nil, "", false
+		}
+		key := text[k:i]
+		i += 2
+		skip()
+		if i >= len(text) {
+			return nil, "", false
+		}
+		var v Value
+		switch text[i] {
+		case '"', '\'':
+			q, rest, ok := scanQuoted(text[i:])
+			if !ok {
+				return nil, "", false
+			}
+			v, i = q, len(text)-len(rest)
+		case '[':
+			list, rest, ok := scanFlowSequence(text[i:])
+			if !ok {
+				return nil, "", false
+			}
+			v, i = list, len(text)-len(rest)
+		default:
+			j := i
+			for j < len(text) && strings.IndexByte(",[]{}:#\"'?", text[j]) < 0 {
+				j++
+			}
+			plain := strings.TrimRight(text[i:j], " ")
+			if plain == "" || strings.IndexByte("-?!&*|>%@`", plain[0]) >= 0 && !(plain[0] == '-' && len(plain) > 1 && plain[1] != ' ') {
+				return nil, "", false
+			}
+			_, v, _ = fmrules.ResolveScalar("", plain)
+			i = j
+		}
+		m.Set(key, v)
+		skip()
+		if i >= len(text) {
+			return nil, "", false
+		}
+		switch text[i] {
+		case '}':
+			return m, text[i+1:], true
+		case ',':
+			i++
+			skip()
+			if i >= len(text) || text[i] == '}' || text[i] == ',' {
+				return nil, "", false
+			}
+		default:
+			return nil, "", false
+		}
+	}
 }
 
 // flowItems reads the flow sequence [a, "b", 'c'] that starts text and
@@ -624,136 +1003,230 @@ func scanQuotedEscaped(text string) (string, string, bool) {
 		if b == nil {
 			b = append(make([]byte, 0, len(text)), text[1:i]...)
 		}
-		i++
-		if i >= len(text) {
-			return "", "", false
-		}
-		switch e := text[i]; e {
-		case '0':
-			b = append(b, 0)
-		case 'a':
-			b = append(b, '\a')
-		case 'b':
-			b = append(b, '\b')
-		case 't':
-			b = append(b, '\t')
-		case 'n':
-			b = append(b, '\n')
-		case 'v':
-			b = append(b, '\v')
-		case 'f':
-			b = append(b, '\f')
-		case 'r':
-			b = append(b, '\r')
-		case 'e':
-			b = append(b, 0x1B)
-		case ' ', '"', '\'', '\\':
-			b = append(b, e)
-		case 'N':
-			b = append(b, "\u0085"...)
-		case '_':
-			b = append(b, "\u00A0"...)
-		case 'L':
-			b = append(b, "\u2028"...)
-		case 'P':
-			b = append(b, "\u2029"...)
-		case 'x', 'u', 'U':
-			n := 2
-			if e == 'u' {
-				n = 4
-			} else if e == 'U' {
-				n = 8
-			}
-			if i+n >= len(text) {
-				return "", "", false
-			}
-			r, err := strconv.ParseUint(text[i+1:i+1+n], 16, 32)
-			if err != nil || r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
-				return "", "", false
-			}
-			b = utf8.AppendRune(b, rune(r))
-			i += n
-		default:
+		var ok bool
+		if b, i, ok = appendEscape(b, text, i+1); !ok {
 			return "", "", false
 		}
 	}
 	return "", "", false
 }
 
+// appendEscape appends to b the character the double-quoted scalar escape
+// whose letter is text[i] (after its backslash) stands for, and returns the
+// offset of the escape's last byte; ok is false for an escape libyaml
+// rejects.
+func appendEscape(b []byte, text string, i int) (_ []byte, last int, ok bool) {
+	if i >= len(text) {
+		return b, i, false
+	}
+	switch e := text[i]; e {
+	case '0':
+		b = append(b, 0)
+	case 'a':
+		b = append(b, '\a')
+	case 'b':
+		b = append(b, '\b')
+	case 't':
+		b = append(b, '\t')
+	case 'n':
+		b = append(b, '\n')
+	case 'v':
+		b = append(b, '\v')
+	case 'f':
+		b = append(b, '\f')
+	case 'r':
+		b = append(b, '\r')
+	case 'e':
+		b = append(b, 0x1B)
+	case ' ', '"', '\'', '\\':
+		b = append(b, e)
+	case 'N':
+		b = append(b, "\u0085"...)
+	case '_':
+		b = append(b, "\u00A0"...)
+	case 'L':
+		b = append(b, "\u2028"...)
+	case 'P':
+		b = append(b, "\u2029"...)
+	case 'x', 'u', 'U':
+		n := 2
+		if e == 'u' {
+			n = 4
+		} else if e == 'U' {
+			n = 8
+		}
+		if i+n >= len(text) {
+			return b, i, false
+		}
+		r, err := strconv.ParseUint(text[i+1:i+1+n], 16, 32)
+		if err != nil || r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
+			return b, i, false
+		}
+		b = utf8.AppendRune(b, rune(r))
+		i += n
+	default:
+		return b, i, false
+	}
+	return b, i, true
+}
+
+// quotedLines reads a single- or double-quoted scalar that starts at
+// src[i] (its opening quote) and closes on a later line, in a block
+// collection at column col, as libyaml's scanner does
+// (yaml_parser_scan_flow_scalar): spaces at the end and the start of a
+// line are dropped, a line break is a space, or n line breaks when n empty
+// lines follow it, and in double quotes a backslash at the end of a line
+// drops the line break. It returns the value and the offset after the
+// closing quote. Lines with text must be indented deeper than col (libyaml
+// does not ask it, the YAML spec does).
+func quotedLines(src string, i, col int) (v string, end int, ok bool) {
+	q := src[i]
+	i++
+	var b []byte
+	// afterBreak checks the line starting at i, just after a line break.
+	afterBreak := func() bool {
+		n := indentOf(src[i:])
+		return i+n < len(src) && (src[i+n] == '\n' || n > col)
+	}
+	for {
+		leading := false // libyaml's leading_blanks: a line break was met
+	text:
+		for i < len(src) && src[i] != ' ' && src[i] != '\n' {
+			c := src[i]
+			switch {
+			case c == '\'' && q == '\'' && i+1 < len(src) && src[i+1] == '\'':
+				b = append(b, '\'')
+				i += 2
+			case c == q:
+				return string(b), i + 1, true
+			case c == '\\' && q == '"' && i+1 < len(src) && src[i+1] == '\n':
+				i += 2
+				if !afterBreak() {
+					return "", 0, false
+				}
+				leading = true
+				break text
+			case c == '\\' && q == '"':
+				if b, i, ok = appendEscape(b, src, i+1); !ok {
+					return "", 0, false
+				}
+				i++
+			default:
+				b = append(b, c)
+				i++
+			}
+		}
+		escaped := leading
+		breaks := 0 // libyaml's trailing_breaks
+		spaces := i
+		for i < len(src) && (src[i] == ' ' || src[i] == '\n') {
+			if src[i] == '\n' {
+				if leading {
+					breaks++
+				}
+				leading = true
+				i++
+				if !afterBreak() {
+					return "", 0, false
+				}
+				continue
+			}
+			i++
+		}
+		if i >= len(src) {
+			return "", 0, false // not closed
+		}
+		switch {
+		case !leading:
+			b = append(b, src[spaces:i]...)
+		case !escaped && breaks == 0:
+			b = append(b, ' ')
+		}
+		for ; leading && breaks > 0; breaks-- {
+			b = append(b, '\n')
+		}
+	}
+}
+
 // blockScalar reads a literal or folded block scalar whose header is rest
-// (`|`, `>-`, `|+ # comment`, ...) from the lines that follow.
-func (s *yamlScanner) blockScalar(header string) (Value, bool) {
+// (`|`, `>-`, `|+ # comment`, ...) from the lines that follow, in a block
+// mapping at column col. It follows libyaml's scanner
+// (yaml_parser_scan_block_scalar) step by step: the indentation is that of
+// the first line with text, which must be deeper than col and at least as
+// deep as every blank line before it; a line indented less ends the
+// scalar; between two lines of a folded scalar that both start with text
+// (not a space), a line break is a space, or is dropped when empty lines
+// follow it; every other line break is kept.
+func (s *yamlScanner) blockScalar(header string, col int) (string, bool) {
 	style, chomp := header[0], byte(0)
 	h := header[1:]
 	if h != "" && (h[0] == '-' || h[0] == '+') {
 		chomp, h = h[0], h[1:]
 	}
 	if !isTrailer(h) {
-		return nil, false // an indentation indicator, or text after the header
+		return "", false // an indentation indicator, or text after the header
+	}
+	// The indentation: the first line with text.
+	indent, lead := -1, 0
+	for p := s.pos; p < len(s.src); {
+		e := strings.IndexByte(s.src[p:], '\n')
+		if e < 0 {
+			e = len(s.src) - p
+		}
+		line := s.src[p : p+e]
+		if n := indentOf(line); n < len(line) {
+			indent = n
+			break
+		} else if e == len(s.src)-p {
+			break // a last line of spaces, without a line break: no text
+		} else {
+			lead = max(lead, n)
+		}
+		p += e + 1
+	}
+	if indent <= col || lead > indent {
+		return "", false // an empty scalar, or one libyaml indents by a blank line
 	}
 	var b strings.Builder
-	indent := 0
-	blanks := 0      // empty lines since the last content line
-	content := false // a content line was read
-	broken := false  // the last content line ends with a line break
+	leadingBreak := false // libyaml's leading_break: the last text line's line break
+	leadingBlank := false // the last text line starts with a space
+	trailing := 0         // libyaml's trailing_breaks: the empty lines since
 	for !s.eof() {
 		line := s.line()
-		if line == "" {
-			if !content {
-				return nil, false // leading empty lines
+		n := indentOf(line)
+		if n < indent && n < len(line) {
+			break // less indented text: the scalar ends before it
+		}
+		if n <= indent && n == len(line) {
+			if s.end() == len(s.src) {
+				break // spaces, then the end: no line break to keep
 			}
-			blanks++
+			trailing++ // an empty line
 			s.advance()
 			continue
 		}
-		n := indentOf(line)
-		if n == len(line) {
-			return nil, false // a line of spaces: content or not depends on its length
-		}
-		if !content {
-			if n == 0 {
-				return nil, false // an empty block scalar
-			}
-			indent = n
-		} else if n == 0 {
-			break
-		} else if n < indent {
-			return nil, false
-		}
 		text := line[indent:]
-		if style == '>' && (text[0] == ' ' || text[len(text)-1] == ' ') {
-			return nil, false // more-indented or trailing spaces: folding rules we leave to yaml.v3
-		}
-		switch {
-		case !content:
-		case style == '|':
+		blank := text[0] == ' '
+		if style == '>' && leadingBreak && !leadingBlank && !blank {
+			if trailing == 0 {
+				b.WriteByte(' ')
+			}
+		} else if leadingBreak {
 			b.WriteByte('\n')
-			for ; blanks > 0; blanks-- {
-				b.WriteByte('\n')
-			}
-		case blanks == 0:
-			b.WriteByte(' ')
-		default:
-			for ; blanks > 0; blanks-- {
-				b.WriteByte('\n')
-			}
 		}
-		blanks = 0
+		for ; trailing > 0; trailing-- {
+			b.WriteByte('\n')
+		}
+		leadingBlank = blank
 		b.WriteString(text)
-		content = true
+		leadingBreak = s.end() < len(s.src)
 		s.advance()
-		broken = s.src[s.pos-1] == '\n'
 	}
-	if !content {
-		return nil, false
+	if chomp != '-' && leadingBreak {
+		b.WriteByte('\n')
 	}
-	switch {
-	case !broken:
-	case chomp == 0:
-		b.WriteByte('\n')
-	case chomp == '+':
-		b.WriteByte('\n')
-		for ; blanks > 0; blanks-- {
+	if chomp == '+' {
+		for ; trailing > 0; trailing-- {
 			b.WriteByte('\n')
 		}
 	}
