@@ -230,7 +230,7 @@ func TestHost_fileVersion(t *testing.T) {
 		{"a code outside the table", vfs, "/odd", reply(abi.EIO, nil)},
 		{"no Versioner", struct{ core.FS }{memfs.New()}, "/f", reply(abi.ENOSYS, nil)},
 		{"osfs file", disk, "/f", diskWant},
-		{"osfs symlink followed", disk, "/l", diskWant},
+		{"osfs symlink not followed", disk, "/l", reply(abi.EINVAL, nil)},
 		{"osfs directory", disk, "/d", reply(abi.EISDIR, nil)},
 		{"osfs missing", disk, "/none", reply(abi.ENOENT, nil)},
 	} {
