@@ -320,8 +320,8 @@ class Hint {
     this.ctrl = new Int32Array(sab, 0, CONTROL_WORDS);
     this.states = new Int32Array(sab, at.states, count);
     this.results = new Float64Array(sab, at.results, count);
-    /** each read's file version (dev, ino, size, mtimeNs, ctimeNs) from the opened file; NaN ino: none */
-    this.versions = new Float64Array(sab, at.versions, count * 5);
+    /** each read's file version (dev, ino, size, mtimeNs, ctimeNs) from the opened file; ino 0: none */
+    this.versions = new BigUint64Array(sab, at.versions, count * 5);
     this.ring = new Uint8Array(sab, at.ring, slots * slotSize);
     this.cursor = 0; // the next record the main thread expects (CURSOR, shared)
     /** @type {Map<string, number> | null} records by path, built at the first read that is not at the cursor */
@@ -584,7 +584,7 @@ export class Prefetcher {
     this.advance(h, j + 1);
     if (r >= 0) {
       this.stats.served++;
-      if (version && !Number.isNaN(h.versions[j * 5 + 1])) {
+      if (version && h.versions[j * 5 + 1] !== 0n) {
         const v = h.versions;
         Object.assign(version, { dev: v[j * 5], ino: v[j * 5 + 1], size: v[j * 5 + 2], mtimeNs: v[j * 5 + 3], ctimeNs: v[j * 5 + 4] });
       }
@@ -853,19 +853,20 @@ function readRecord(fs, h, i) {
   const p = h.records[i];
   const at = (i % h.slots) * h.slotSize;
   let result = REDO;
-  h.versions[i * 5 + 1] = NaN;
+  h.versions[i * 5 + 1] = 0n;
   try {
     if (typeof fs.readFileWithin === 'function') {
       /** @type {Record<string, unknown>} */
       const v = {};
       const n = fs.readFileWithin(p, p, h.ring.subarray(at, at + h.cap), v);
       if (typeof n === 'number' && n >= 0) result = n;
-      // The version of the file read, from its descriptor (ABI.md#read_file_within):
-      // kept when every field is a whole number (times in ns may exceed 2^53:
-      // they are doubles as the filesystem gave them, here and in fileVersion alike).
-      const fields = [v.dev, v.ino, v.size, v.mtimeNs, v.ctimeNs];
-      if (fields.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0)) {
-        for (let k = 0; k < 5; k++) h.versions[i * 5 + k] = /** @type {number} */ (fields[k]);
+      // The version of the file read, from its descriptor (ABI.md#read_file_within),
+      // as the engine takes a version: whole numbers (a time in ns may be a
+      // double past 2^53, the same here and in fileVersion) or bigints.
+      const fields = [v.dev, v.ino, v.size, v.mtimeNs, v.ctimeNs].map((x) =>
+        typeof x === 'bigint' ? (x >= 0n ? x : null) : typeof x === 'number' && Number.isInteger(x) && x >= 0 ? BigInt(x) : null);
+      if (!fields.includes(null) && fields[1] !== 0n) {
+        for (let k = 0; k < 5; k++) h.versions[i * 5 + k] = BigInt.asUintN(64, /** @type {bigint} */ (fields[k]));
       }
     }
   } catch (e) {
