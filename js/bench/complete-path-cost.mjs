@@ -57,7 +57,7 @@ try {
     }
   }
   const p = median(times.plain), c = median(times.complete);
-  console.log(`${globalThis.Deno ? 'Deno' : 'Node'} ${process.version ?? ''}: first discover() of a fresh process, medians of ${flags.runs}`);
+  console.log(`${globalThis.Deno ? `Deno ${globalThis.Deno.version.deno}` : `Node ${process.version}`}: first discover() of a fresh process, medians of ${flags.runs}`);
   console.log(`  example workspace: ${p.toFixed(1)} ms (${JSON.stringify(info.plain)})`);
   console.log(`  + one skill on the complete path: ${c.toFixed(1)} ms (${JSON.stringify(info.complete)}); the complete path costs ${(c - p).toFixed(1)} ms`);
 } finally {
