@@ -119,9 +119,8 @@ func TestSessionSeesEveryChange(t *testing.T) {
 	t.Logf("%d changes tried, %d replies reused", tried, reused)
 }
 
-// TestSessionAfterAChange: the discovery that follows a change records
-// its reads against the record before (core.RecordInputs with last); each
-// file it did not read anew must still be seen when it changes next.
+// TestSessionAfterAChange: after a discovery that follows a change, each
+// file it read must still be seen when it changes next (S61).
 func TestSessionAfterAChange(t *testing.T) {
 	tried := 0
 	for _, c := range discoverCases(t) {
@@ -164,10 +163,9 @@ func TestSessionAfterAChange(t *testing.T) {
 }
 
 // TestSessionChangeDuringRead: a file that changes right after the
-// discovery that follows a change has read it (as when a read was made
-// ahead, before the version the record takes) is seen at the next call:
-// its version then differs from the record before's, so the record keeps
-// the bytes it read, not the new version (core.RecordInputs with last).
+// discovery that follows a change has read it is seen at the next call
+// (S61): the version that stands for the read is the one the read saw,
+// which the file no longer has.
 func TestSessionChangeDuringRead(t *testing.T) {
 	tried := 0
 	for _, c := range discoverCases(t) {
