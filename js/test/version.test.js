@@ -29,6 +29,19 @@ async function defaultFileSystem() {
   return { fileVersion: (/** @type {string} */ p) => fsys.fileVersion(enc.encode(p)) };
 }
 
+/**
+ * A fresh engine's discovery of ctx, the answer a long-lived one must give.
+ * @param {{cwd: string, home: string}} ctx
+ */
+async function freshDiscover(ctx) {
+  const other = createSkilldex();
+  try {
+    return await other.discover(ctx);
+  } finally {
+    await other.close();
+  }
+}
+
 const codeOf = (/** @type {() => unknown} */ f) => {
   try {
     f();
@@ -75,14 +88,7 @@ test('discover: an unchanged tree gives the same result call after call, and eve
   await new Promise((r) => setTimeout(r, 3200));
   const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
   const sk = createSkilldex();
-  const fresh = async () => {
-    const other = createSkilldex();
-    try {
-      return await other.discover(ctx);
-    } finally {
-      await other.close();
-    }
-  };
+  const fresh = () => freshDiscover(ctx);
   try {
     const first = await sk.discover(ctx);
     assert.equal(first.skills.length, 40);
@@ -120,14 +126,7 @@ test('discover: a SKILL.md replaced by a link to the same file moved out, and fo
   for (let i = 0; i < 40; i++) write(`s${String(i).padStart(2, '0')}`);
   await new Promise((r) => setTimeout(r, 3200)); // versions stand for bytes from now on
   const ctx = { cwd: path.join(dir, 'home'), home: path.join(dir, 'home') };
-  const fresh = async () => {
-    const other = createSkilldex();
-    try {
-      return await other.discover(ctx);
-    } finally {
-      await other.close();
-    }
-  };
+  const fresh = () => freshDiscover(ctx);
   // mv a ../outside/a; mkdir a; ln -s ../outside/a/SKILL.md a/SKILL.md
   const sk = createSkilldex();
   try {
