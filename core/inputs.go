@@ -647,15 +647,3 @@ func readPrefixInto(fsys FS, p string, buf []byte) (int, bool, error) {
 	data, complete, err := readPrefix(fsys, p, buf)
 	return copy(buf, data), complete && len(data) <= len(buf), err
 }
-
-func sameEntries(a, b []DirEntry) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
