@@ -55,6 +55,9 @@ commands:
                          exit 1 when any error is found
   explain <name>       where a skill name was found and why each copy won or lost
   match <path>...      the skills that apply to these files (alwaysApply, globs)
+  mcp                  serve the skills to an MCP client over stdio (docs/MCP.md):
+                         resources, prompts, activate_skill and read_skill_file;
+                         --max-chars N bounds the server instructions (default 8000)
 
 flags:
   --cwd DIR            working directory (default: the current one)
@@ -70,10 +73,13 @@ exit status: 0 ok, 1 the operation failed, 2 usage error`;
 // [least, most] positional arguments of each command (most -1: no limit).
 const ARITY = {
   list: [0, 0], read: [1, 1], files: [1, 1], prompt: [0, 0], expand: [1, 1], commands: [0, 0], context: [0, 0],
-  validate: [1, -1], explain: [1, 1], match: [1, -1],
+  validate: [1, -1], explain: [1, 1], match: [1, -1], mcp: [0, 0],
 };
 const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>' };
-const COMMAND_FLAGS = { format: 'prompt', 'no-read-tool': 'prompt', 'max-chars': 'prompt', all: 'list', wide: 'list' };
+// The commands a command-specific flag belongs to.
+const COMMAND_FLAGS = {
+  format: ['prompt'], 'no-read-tool': ['prompt'], 'max-chars': ['prompt', 'mcp'], all: ['list'], wide: ['list'],
+};
 
 /** Write all of s (a string or bytes) to fd, synchronously (so process.exit loses nothing). */
 function out(fd, s) {
@@ -185,9 +191,10 @@ function parse(argv) {
   const [least, most] = ARITY[command];
   if (args.length < least) throw usage(`${command}: missing ${ARG_NAME[command]}`);
   if (most >= 0 && args.length > most) throw usage(`${command}: unexpected argument "${args[most]}"`);
-  for (const [f, owner] of Object.entries(COMMAND_FLAGS)) {
-    if (values[f] !== undefined && command !== owner) throw usage(`--${f} is a flag of ${owner} only`);
+  for (const [f, owners] of Object.entries(COMMAND_FLAGS)) {
+    if (values[f] !== undefined && !owners.includes(command)) throw usage(`--${f} is a flag of ${owners.join(' and ')} only`);
   }
+  if (command === 'mcp' && values.json) throw usage('mcp speaks JSON-RPC on stdout already; drop --json');
   if (values.format !== undefined && values.format !== 'markdown' && values.format !== 'xml') {
     throw usage(`--format must be markdown or xml, not "${values.format}"`);
   }
@@ -291,15 +298,12 @@ function processDir(flag, what, grant, get) {
   }
 }
 
-/** The requests for a command. Paths given as arguments are relative to the shell's directory. */
-function requests(command, args, values) {
-  // validate needs no load context: asking for it would make Deno require
-  // --allow-sys=homedir for nothing (least privilege, issue 14).
-  if (command === 'validate') {
-    for (const dir of args) checkUTF8Path('validate', dir);
-    return args.map((dir) => ({ op: 'validate', dir: path.resolve(dir) }));
-  }
-  if (command === 'match') for (const p of args) checkUTF8Path('match', p);
+/**
+ * The load context the flags give (SPEC S1): the requests of every command
+ * that discovers are built on it, and mcp serves it. A flag that changes
+ * what a discovery loads adds its field here, once.
+ */
+function loadContext(values) {
   for (const f of ['cwd', 'home']) if (values[f] !== undefined) checkUTF8Path(`--${f}`, values[f]);
   const ctx = {
     cwd: path.resolve(values.cwd ?? processDir('--cwd', 'the working directory', 'read access to it', () => process.cwd())),
@@ -309,6 +313,19 @@ function requests(command, args, values) {
   // The defaults too: the working directory's name may not be UTF-8 (pass --cwd), nor $HOME (pass --home).
   if (values.cwd === undefined) checkUTF8Path('the working directory (pass --cwd)', ctx.cwd);
   if (values.home === undefined) checkUTF8Path('the home directory (pass --home)', ctx.home);
+  return ctx;
+}
+
+/** The requests for a command. Paths given as arguments are relative to the shell's directory. */
+function requests(command, args, values) {
+  // validate needs no load context: asking for it would make Deno require
+  // --allow-sys=homedir for nothing (least privilege, issue 14).
+  if (command === 'validate') {
+    for (const dir of args) checkUTF8Path('validate', dir);
+    return args.map((dir) => ({ op: 'validate', dir: path.resolve(dir) }));
+  }
+  if (command === 'match') for (const p of args) checkUTF8Path('match', p);
+  const ctx = loadContext(values);
   switch (command) {
     case 'list':
       return [{ op: 'discover', ...ctx }];
@@ -580,16 +597,49 @@ function compileModule({ loadWasmSync, wasmURL }) {
   }
 }
 
+const packageVersion = () => JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+/**
+ * skilldex mcp: the MCP server (src/mcp.js, docs/MCP.md) on stdin and
+ * stdout until the client closes stdin; what it has to say goes to stderr,
+ * one line each, escaped. Only this command loads src/mcp.js and the MCP
+ * SDK. The engine loads its module as the library does (no one-shot V8
+ * flags: the server runs for a session).
+ */
+async function mcp(values) {
+  const context = loadContext(values);
+  const [platform, { facade }] = await Promise.all([
+    import(globalThis.Deno ? '../src/platform/deno.js' : '../src/platform/node.js'),
+    import('../src/facade.js'),
+  ]);
+  const engine = facade(platform)();
+  // The module compiles (off this thread) while the SDK loads.
+  const compiled = engine.ready();
+  compiled.catch(() => {}); // awaited below, after the import
+  const { serveMCP } = await import('../src/mcp.js');
+  await compiled;
+  await serveMCP({
+    engine,
+    context,
+    cwdGiven: values.cwd !== undefined,
+    version: packageVersion(),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    log: (line) => out(2, `skilldex mcp: ${safe(line)}\n`),
+    maxChars: values['max-chars'] !== undefined ? Number(values['max-chars']) : undefined,
+  });
+  await engine.close();
+  return 0;
+}
+
 async function main(argv) {
   let json = argv.includes('--json');
   try {
     const { values, command, args } = parse(argv);
     json = !!values.json;
     if (values.help) return out(1, USAGE + '\n'), 0;
-    if (values.version) {
-      const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-      return out(1, pkg.version + '\n'), 0;
-    }
+    if (values.version) return out(1, packageVersion() + '\n'), 0;
+    if (command === 'mcp') return await mcp(values);
     const reqs = requests(command, args, values);
     // The facade over this runtime's platform file, both imported here:
     // index.js reaches the platform file through package.json "imports"
