@@ -390,6 +390,7 @@ export async function serveMCP(opts) {
   /** @type {View} */
   let view = buildView([]);
   let initialized = false;
+  let closed = false;
   /** @type {Set<string>} */
   const subscriptions = new Set();
   /** @type {Server | null} */
@@ -407,9 +408,8 @@ export async function serveMCP(opts) {
     const root = { cwd, ctx, result: { skills: [], warnings: [], shadowed: [], digest: '' }, handle: null };
     try {
       root.handle = engine.watch(ctx, (change) => {
-        if (!roots.includes(root)) return;
         root.result = change.result;
-        refresh(change);
+        if (roots.includes(root)) refresh(change);
       }, watchOptions);
       root.result = await root.handle.ready;
     } catch (e) {
@@ -447,7 +447,7 @@ export async function serveMCP(opts) {
   function refresh(change) {
     const before = view;
     view = buildView(roots);
-    if (!initialized || !server) return;
+    if (!initialized || closed || !server) return;
     const s = server;
     const send = (/** @type {() => Promise<void>} */ f) => f().catch((e) => log(`notification: ${errorText(e)}`));
     if (JSON.stringify(before.resources) !== JSON.stringify(view.resources)) send(() => s.sendResourceListChanged());
@@ -658,11 +658,14 @@ export async function serveMCP(opts) {
   s.setNotificationHandler(RootsListChangedNotificationSchema, async () => syncRoots());
 
   const transport = new LineTransport(opts.stdin, opts.stdout);
-  const closed = new Promise((resolve) => {
-    s.onclose = () => resolve(undefined);
+  const done = new Promise((resolve) => {
+    s.onclose = () => {
+      closed = true;
+      resolve(undefined);
+    };
   });
   await s.connect(transport);
-  await closed;
+  await done;
   await rootsUpdate;
   for (const r of roots) await r.handle?.close();
 }

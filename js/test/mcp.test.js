@@ -400,11 +400,16 @@ test('S79 live: an edit of the skills sends list_changed within the watch\'s deb
   try {
     await s.client.subscribeResource({ uri: 'skill://alpha' });
     const alpha = lhome + '/.claude/skills/alpha/SKILL.md';
+    // Each edit lands whole (a rename over the file), so no discovery can see it half written.
+    const edit = (/** @type {string} */ text) => {
+      fs.writeFileSync(alpha + '.new', text);
+      fs.renameSync(alpha + '.new', alpha);
+    };
 
     // A description: resources and prompts change, the tools (names only) do not.
     let mark = s.notifications.length;
     let start = Date.now();
-    fs.writeFileSync(alpha, skill('alpha', 'Second words'));
+    edit(skill('alpha', 'Second words'));
     await s.next('notifications/resources/list_changed', mark);
     await s.next('notifications/prompts/list_changed', mark);
     await s.next('notifications/resources/updated', mark, (n) => n.params.uri === 'skill://alpha');
@@ -415,7 +420,7 @@ test('S79 live: an edit of the skills sends list_changed within the watch\'s deb
 
     // The body only: the lists stay, the subscriber hears (S59).
     mark = s.notifications.length;
-    fs.writeFileSync(alpha, skill('alpha', 'Second words', 'A new body.'));
+    edit(skill('alpha', 'Second words', 'A new body.'));
     await s.next('notifications/resources/updated', mark, (n) => n.params.uri === 'skill://alpha');
     assert.deepEqual(s.notifications.slice(mark).map((n) => n.method), ['notifications/resources/updated']);
     assert.match((await s.client.readResource({ uri: 'skill://alpha' })).contents[0].text, /A new body\./);
