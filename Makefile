@@ -69,15 +69,14 @@ test-wasmtime:
 # built with the skilldex_splityaml tag, which keeps yaml.v3 and
 # adrg/frontmatter out of it; the frontmatter module (wasm/frontmatter)
 # holds the complete frontmatter path, loaded only when the engine's scanner
-# declines a file or validate runs. The engine module ships as a snapshot
-# of itself after _initialize (internal/wasmsnap, ABI.md#the-module): Go's
+# declines a file or validate runs. Both modules ship as snapshots of
+# themselves after _initialize (internal/wasmsnap, ABI.md#the-module): Go's
 # initialisation ran at build time, and each instance only draws its hash key.
 # Last, internal/wasmhints marks the functions a first discovery calls (found
 # by replaying two under wazero) for V8's eager compilation, which only the
 # CLI asks for.
-WASM_FLAGS = -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-s -w -buildid="
-# The engine's raw build keeps its name section (no -s -w): wasmsnap reads it
-# to drop the package initialisers' code, then strips it.
+# The raw builds keep their name section (no -s -w): wasmsnap reads it to
+# drop the package initialisers' code, then strips it.
 ENGINE_FLAGS = -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-buildid="
 WASM_TAGS = -tags skilldex_splityaml
 
@@ -98,7 +97,8 @@ wasm:
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_TAGS) $(ENGINE_FLAGS) -o build/skilldex.raw.wasm ./wasm
 	$(GO) run ./internal/wasmsnap/cmd/wasmsnap -in build/skilldex.raw.wasm -out build/skilldex.wasm
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/skilldex-frontmatter.wasm ./wasm/frontmatter
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(ENGINE_FLAGS) -o build/skilldex-frontmatter.raw.wasm ./wasm/frontmatter
+	$(GO) run ./internal/wasmsnap/cmd/wasmsnap -frontmatter -in build/skilldex-frontmatter.raw.wasm -out build/skilldex-frontmatter.wasm
 	$(GO) run ./internal/wasmhints/cmd/wasmhints -in build/skilldex.wasm -out build/skilldex.wasm \
 		-frontmatter build/skilldex-frontmatter.wasm -example $(DEMO_WS)
 	@cp build/skilldex.wasm build/skilldex-frontmatter.wasm js/

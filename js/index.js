@@ -1,3 +1,4 @@
+/* @ts-self-types="./index.d.ts" */
 // @ts-check
 // skilldex: the JS face of the Go engine in skilldex.wasm. Every decision is
 // made in Go; src/facade.js builds request JSON, calls the module through
@@ -8,9 +9,9 @@ import { SkilldexError, ABI_VERSION as VERSION } from './src/engine.js';
 import { createNodeFS as nodeFSImpl } from './src/nodefs.js';
 import { MemoryFS } from './src/memfs.js';
 import { facade } from './src/facade.js';
-// The runtime's own file, chosen by package.json "imports" conditions
-// (node, deno, bun, browser, default): each runtime loads only its code.
-import * as platform from '#platform';
+// The runtime's own file (src/platform/current.js; a browser's bundle or
+// import map puts browser.js in its place).
+import { platform } from './src/platform/current.js';
 
 export { SkilldexError, MemoryFS };
 

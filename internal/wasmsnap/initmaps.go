@@ -23,6 +23,7 @@ import (
 // Setenv would hash under the new one).
 type initMaps struct {
 	rebuilt []string // package import paths, as the name section spells them ("unicode")
+	unread  []string // the same, for maps read only during Init (Config.UnreadInitMaps)
 	found   map[string][]string
 }
 
@@ -44,7 +45,7 @@ func (w *initMaps) before(_ context.Context, _ api.Module, def api.FunctionDefin
 			continue
 		}
 		pkg := initPackage(name)
-		if pkg == "syscall" || slices.Contains(w.rebuilt, pkg) {
+		if pkg == "syscall" || slices.Contains(w.rebuilt, pkg) || slices.Contains(w.unread, pkg) {
 			return
 		}
 		if w.found == nil {

@@ -621,6 +621,19 @@ function instantiateModule(module, imports) {
 
 const STDERR_KEEP = 8192;
 
+/** The quiet after an engine's first call after which its read-ahead's worker starts (startReadAheadWhenIdle). */
+const READ_AHEAD_IDLE_MS = 10;
+
+/**
+ * Let a timer keep no process alive: Node's and Bun's timers are objects
+ * with unref, Deno's are numbers (Deno.unrefTimer).
+ * @param {any} timer
+ */
+function unrefTimer(timer) {
+  if (typeof timer === 'object' && timer && typeof timer.unref === 'function') timer.unref();
+  else if (typeof timer === 'number' && /** @type {any} */ (globalThis).Deno?.unrefTimer) /** @type {any} */ (globalThis).Deno.unrefTimer(timer);
+}
+
 /**
  * One module instance at a time, over one filesystem, with calls in a
  * queue.
@@ -899,13 +912,10 @@ export class Engine {
    */
   async callNow(request, as) {
     this.inst ??= await this.instantiate();
-    if (this.inst.readAhead && !this.prefetcher && this.calls > 0) {
-      // From the engine's second call on: a process that makes one call
-      // (a script, the CLI) never loads prefetch.js (issue 10), and the
-      // worker never started in a first call anyway (prefetch.js).
-      const { Prefetcher } = await import('./prefetch.js');
-      this.prefetcher ??= new Prefetcher(/** @type {() => typeof import('node:worker_threads')} */ (this.workerThreads), { fs: this.prefetchFS ?? undefined, startAfterCalls: 0 });
-    }
+    // From the engine's second call on: a process that makes one call (a
+    // script, the CLI) never loads prefetch.js, and the worker never
+    // started in a first call anyway (prefetch.js).
+    if (this.inst.readAhead && !this.prefetcher && this.calls > 0) await this.makePrefetcher();
     const { exports: ex, memory } = this.inst;
     const req = encoder.encode(request);
     this.calls++;
@@ -932,11 +942,37 @@ export class Engine {
       const rn = Number(BigInt.asUintN(32, r));
       const view = new Uint8Array(memory.buffer, rp, rn);
       reply = as === 'view' ? view : as === 'bytes' ? view.slice() : as === 'json' ? this.jsonText(view) : decoder.decode(view);
+      if (this.calls === 1 && this.inst.readAhead) this.startReadAheadWhenIdle();
     } catch (e) {
       if (e instanceof SkilldexError) throw e;
       throw this.crash(e);
     }
     return reply;
+  }
+
+  /** The read-ahead (prefetch.js), loaded now. */
+  async makePrefetcher() {
+    const { Prefetcher } = await import('./prefetch.js');
+    this.prefetcher ??= new Prefetcher(/** @type {() => typeof import('node:worker_threads')} */ (this.workerThreads), { fs: this.prefetchFS ?? undefined, startAfterCalls: 0 });
+    return this.prefetcher;
+  }
+
+  /**
+   * Start the read-ahead's worker once the process has been idle for
+   * READ_AHEAD_IDLE_MS after the engine's first call, so that the second
+   * call does not pay for starting it: a process that exits sooner (a
+   * script, the CLI) never starts it, the timer keeps no process alive, and
+   * a call or close() in between goes first (the queue).
+   */
+  startReadAheadWhenIdle() {
+    const timer = setTimeout(() => {
+      this.tail = this.tail
+        .then(async () => {
+          if (this.inst && this.inst.readAhead && !this.prefetcher) (await this.makePrefetcher()).start();
+        })
+        .catch(() => {});
+    }, READ_AHEAD_IDLE_MS);
+    unrefTimer(timer);
   }
 
   /** Drop the instance; the next call makes a new one. */

@@ -15,10 +15,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
 import { Engine, SkilldexError, compileOnce } from './engine.js';
-import { loadWasm, wasmURL, frontmatterWasmURL, sha256Sync, defaultFileSystem } from '#platform';
+import { platform } from './platform/current.js';
 import { recordingFS, DiscoveryTracker, watchedDiscover } from './deps.js';
 import { cutReply } from './reply.js';
 
+const { loadWasm, wasmURL, frontmatterWasmURL, sha256Sync, defaultFileSystem } = platform;
 const decoder = new TextDecoder();
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);

@@ -7,10 +7,14 @@
 // scanner declines a frontmatter, or validate runs, the engine calls the
 // host import parse_frontmatter, and the host runs it here, instantiating
 // this module the first time. A workspace whose SKILL.md files the scanner
-// accepts never loads it. See ABI.md#the-frontmatter-module.
+// accepts never loads it. See ABI.md#the-frontmatter-module. It ships as a
+// snapshot of itself after _initialize, as the engine module does (`make
+// build`; rehash.go):
 //
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath \
-//		-buildvcs=false -ldflags="-s -w -buildid=" -o build/skilldex-frontmatter.wasm ./wasm/frontmatter
+//		-buildvcs=false -ldflags="-buildid=" -o build/skilldex-frontmatter.raw.wasm ./wasm/frontmatter
+//	go run ./internal/wasmsnap/cmd/wasmsnap -frontmatter \
+//		-in build/skilldex-frontmatter.raw.wasm -out build/skilldex-frontmatter.wasm
 package main
 
 import (
@@ -57,6 +61,9 @@ func alloc(size uint32) unsafe.Pointer {
 //
 //go:wasmexport skilldex_frontmatter_parse
 func parse(req unsafe.Pointer, pathLen, textLen uint32) uint64 {
+	if !rehashed {
+		rehashInitMaps()
+	}
 	if cap(result) > keepBuffer {
 		result = nil
 	}

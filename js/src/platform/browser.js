@@ -1,6 +1,7 @@
 // @ts-check
 // The platform of browsers and every other runtime without node:fs
-// (package.json "imports" #platform, conditions "browser" and "default"):
+// (through current-browser.js, which package.json "browser" and a page's
+// import map put in current.js's place):
 // the module is fetched next to the package; there is no default
 // filesystem, cwd or home, so a caller passes opts.fs (a MemoryFS, or any
 // object with the five operations) and the directories.

@@ -1,5 +1,5 @@
 // @ts-check
-// The platform of Deno (package.json "imports" #platform, condition "deno").
+// The platform of Deno (current.js chooses it).
 // Least privilege (wasm/ABI.md does not care; Deno's permissions do): the
 // module is read with read access to this package's folder only, the
 // working directory is asked for only when a call has no cwd (read access
@@ -15,22 +15,24 @@ import { createDenoFS } from '../denofs.js';
 
 /** @type {any} */
 const Deno = /** @type {any} */ (globalThis).Deno;
-const require = createRequire(import.meta.url);
+// Only built-ins are required, which any base resolves: a package imported
+// from an http URL (Deno) has no file URL of its own.
+const require = createRequire(import.meta.url.startsWith('file:') ? import.meta.url : 'file:///');
 
 export const wasmURL = new URL('../../skilldex.wasm', import.meta.url);
 /** The frontmatter module (wasm/ABI.md#the-frontmatter-module), loaded only when the engine asks for it. */
 export const frontmatterWasmURL = new URL('../../skilldex-frontmatter.wasm', import.meta.url);
 
-/** The bytes of a shipped module. */
-export const loadWasm = (url = wasmURL) => Deno.readFile(url);
+/** The bytes of a shipped module (a Response where the package was imported from a URL, not a file). */
+export const loadWasm = (url = wasmURL) => (url.protocol === 'file:' ? Deno.readFile(url) : fetch(url));
 
 /**
  * The bytes of a shipped module, at once (the frontmatter module is
- * compiled inside an import, where nothing can be awaited).
- * @param {URL} url
- * @returns {Uint8Array}
+ * compiled inside an import, where nothing can be awaited); null where the
+ * package came from a URL, which only fetch reads.
+ * @type {((url: URL) => Uint8Array) | null}
  */
-export const loadWasmSync = (url) => Deno.readFileSync(url);
+export const loadWasmSync = wasmURL.protocol === 'file:' ? (url) => Deno.readFileSync(url) : null;
 
 /** Deno's node:fs, the default filesystem (what watch mode watches with). */
 export const defaultFS = () => fs;

@@ -1,6 +1,5 @@
 // @ts-check
-// The platform of Node and Bun (package.json "imports" #platform, conditions
-// "node" and "bun"): the module's bytes from disk, node:fs as the default
+// The platform of Node and Bun (current.js chooses it): the module's bytes from disk, node:fs as the default
 // filesystem, the process's cwd and home. Each is asked for only when a
 // call needs it.
 //
@@ -16,7 +15,9 @@ import { createRequire } from 'node:module';
 import { runtimeSHA256 } from '../digest.js';
 import { createNodeFS } from '../nodefs.js';
 
-const require = createRequire(import.meta.url);
+// Only built-ins are required, which any base resolves: a package imported
+// from an http URL (Deno) has no file URL of its own.
+const require = createRequire(import.meta.url.startsWith('file:') ? import.meta.url : 'file:///');
 /** @type {typeof import('node:fs')} */
 const fs = require('node:fs');
 /** @type {typeof import('node:os')} */
@@ -146,5 +147,5 @@ export const randomFill = (buf) => {
   } finally {
     if (fd >= 0) fs.closeSync(fd);
   }
-  globalThis.crypto.getRandomValues(buf);
+  globalThis.crypto.getRandomValues(/** @type {Uint8Array<ArrayBuffer>} */ (buf));
 };

@@ -23,13 +23,10 @@ const (
 // leaves the complete frontmatter path to the frontmatter module.
 var EngineTags = []string{"-tags", "skilldex_splityaml"}
 
-// BuildFlags are the go build arguments of the module (ABI.md#the-module),
-// without -o and the package.
-var BuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid="}
-
-// EngineBuildFlags are BuildFlags for the engine module's raw build, which
-// keeps its name section for the snapshot (internal/wasmsnap strips it).
-var EngineBuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-buildid="}
+// BuildFlags are the go build arguments of both modules' raw builds
+// (ABI.md#the-module), without -o and the package. They keep the name
+// section, which the snapshot (internal/wasmsnap) reads and then strips.
+var BuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-buildid="}
 
 // Build compiles the engine module from the repository at root into out
 // with the go command found on PATH and snapshots its initialisation
@@ -56,12 +53,24 @@ func Build(root, out string) error {
 // initialisers in _initialize, which ends in the state the snapshot holds.
 // For tests that watch the module's functions by name.
 func BuildRaw(root, out string) error {
-	return buildWith(EngineBuildFlags, root, out, "./wasm", EngineTags...)
+	return build(root, out, "./wasm", EngineTags...)
 }
 
-// BuildFrontmatter compiles the frontmatter module, as `make build` does.
+// BuildFrontmatter compiles the frontmatter module and snapshots its
+// initialisation, as `make build` does.
 func BuildFrontmatter(root, out string) error {
-	return build(root, out, "./wasm/frontmatter")
+	if err := build(root, out, "./wasm/frontmatter"); err != nil {
+		return err
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	snap, err := wasmsnap.Frontmatter(context.Background(), raw)
+	if err != nil {
+		return fmt.Errorf("snapshot of %s: %v", out, err)
+	}
+	return os.WriteFile(out, snap, 0o644)
 }
 
 // Deps returns the packages the wasm build of pkg links (go list -deps).
@@ -82,11 +91,7 @@ func Deps(root, pkg string, flags ...string) (map[string]bool, error) {
 }
 
 func build(root, out, pkg string, flags ...string) error {
-	return buildWith(BuildFlags, root, out, pkg, flags...)
-}
-
-func buildWith(buildFlags []string, root, out, pkg string, flags ...string) error {
-	args := append(append(append([]string{}, buildFlags...), flags...), "-o", out, pkg)
+	args := append(append(append([]string{}, BuildFlags...), flags...), "-o", out, pkg)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")

@@ -1,8 +1,10 @@
-// Command wasmsnap writes the snapshot of the engine module (package
+// Command wasmsnap writes the snapshot of the engine module, or with
+// -frontmatter of the frontmatter module (package
 // wasmsnap): its _initialize run once at build time, the state it leaves
 // shipped as the module's data.
 //
 //	go run ./internal/wasmsnap/cmd/wasmsnap -in build/skilldex.raw.wasm -out build/skilldex.wasm
+//	go run ./internal/wasmsnap/cmd/wasmsnap -frontmatter -in build/skilldex-frontmatter.raw.wasm -out build/skilldex-frontmatter.wasm
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 func main() {
 	in := flag.String("in", "", "the module to snapshot")
 	out := flag.String("out", "", "where to write the snapshot module")
+	fm := flag.Bool("frontmatter", false, "the module is the frontmatter module (./wasm/frontmatter), not the engine")
 	flag.Parse()
 	if *in == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: wasmsnap -in module.wasm -out snapshot.wasm")
@@ -24,7 +27,11 @@ func main() {
 	}
 	wasm, err := os.ReadFile(*in)
 	if err == nil {
-		wasm, err = wasmsnap.Engine(context.Background(), wasm)
+		snapshot := wasmsnap.Engine
+		if *fm {
+			snapshot = wasmsnap.Frontmatter
+		}
+		wasm, err = snapshot(context.Background(), wasm)
 	}
 	if err == nil {
 		err = os.WriteFile(*out, wasm, 0o644)
