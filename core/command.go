@@ -64,7 +64,7 @@ func ExpandCommand(fsys FS, text string, skills []Skill, enable bool) (*Expansio
 		if e := readError(s.FilePath, err, "1 MiB"); e.Code != CodeNotFound {
 			return nil, e
 		}
-		return nil, errorf(CodeNotFound, "Failed to read skill file: "+s.FilePath+" ("+ErrorCode(err)+")")
+		return nil, errorf(CodeNotFound, "Failed to read skill file: "+s.FilePath+" ("+POSIXCode(err)+")")
 	}
 	f := ParseSkillFile(s.FilePath, data)
 	if f.Reject != "" {

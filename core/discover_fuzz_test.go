@@ -757,7 +757,7 @@ func (w *fuzzWorld) rootCode(root string) string {
 		return c
 	}
 	_, err := w.fs.ReadDir(root)
-	return core.ErrorCode(err)
+	return core.POSIXCode(err)
 }
 
 // stands reports whether a placed skill is still what it was placed as:
@@ -1199,7 +1199,7 @@ func (w *fuzzWorld) checkWarnings(t *testing.T, res *core.Result) {
 	if !w.anyOn() {
 		return
 	}
-	switch code := core.ErrorCode(w.registryErr()); {
+	switch code := core.POSIXCode(w.registryErr()); {
 	case code != "" && code != core.ENOENT:
 		if !has("[Claude Code plugins] Failed to read plugin registry: " + registryPath + " (" + code + ")") {
 			t.Fatalf("S20: no warning for the registry (%s): %+v", code, res.Warnings)

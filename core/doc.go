@@ -11,7 +11,7 @@
 //   - S1: a load context is an absolute cwd and home; both are cleaned; a
 //     relative one is an INVALID_ARGUMENT error ([Discover]).
 //   - S2: every file access goes through [FS]; failures carry a POSIX code
-//     ([ErrorCode]), and messages quote only that code, so every host gives
+//     ([POSIXCode]), and messages quote only that code, so every host gives
 //     the same bytes (S42).
 //   - S3: the agent's config directory is [Options].ConfigDirName (".xcsh").
 //

@@ -615,16 +615,16 @@ func TestDiscover_registryTooLarge(t *testing.T) {
 	checkFaultResult(t, faultCase{warn: [][]string{{"", "[Claude Code plugins] Failed to read plugin registry: " + reg + " (EFBIG)"}}}, res)
 }
 
-// TestErrorCode_unknownCodes: a code outside the set every host carries
+// TestPOSIXCode_unknownCodes: a code outside the set every host carries
 // (wasm/ABI.md's errno table) reads as EIO, so a warning quoting it is the
 // same natively and through the module (S42).
-func TestErrorCode_unknownCodes(t *testing.T) {
+func TestPOSIXCode_unknownCodes(t *testing.T) {
 	for code, want := range map[string]string{
 		"ENOENT": "ENOENT", "ENAMETOOLONG": "ENAMETOOLONG", "EPERM": "EPERM",
 		"EBUSY": "EIO", "": "EIO", "enoent": "EIO",
 	} {
-		if got := core.ErrorCode(&core.PathError{Op: "stat", Path: "/x", Code: code}); got != want {
-			t.Errorf("ErrorCode(%q) = %q, want %q", code, got, want)
+		if got := core.POSIXCode(&core.PathError{Op: "stat", Path: "/x", Code: code}); got != want {
+			t.Errorf("POSIXCode(%q) = %q, want %q", code, got, want)
 		}
 	}
 }
@@ -643,12 +643,12 @@ func (e asPathError) As(target any) bool {
 	return false
 }
 
-// TestErrorCode_wrapped: ErrorCode finds a *PathError wherever errors.As
+// TestPOSIXCode_wrapped: POSIXCode finds a *PathError wherever errors.As
 // would (wrapped by %w, in a Join, behind an As method), with the code
 // errors.As's gives; the engine walks the chain itself rather than through
-// reflection (issue 10), and the codes in warnings stay the same natively
+// reflection, and the codes in warnings stay the same natively
 // and in wasm (S42).
-func TestErrorCode_wrapped(t *testing.T) {
+func TestPOSIXCode_wrapped(t *testing.T) {
 	enoent := &core.PathError{Op: "readDir", Path: "/r", Code: core.ENOENT}
 	eacces := &core.PathError{Op: "lstat", Path: "/s", Code: core.EACCES}
 	for _, tc := range []struct {
@@ -668,8 +668,8 @@ func TestErrorCode_wrapped(t *testing.T) {
 		if errors.As(tc.err, &pe) && pe.Code != "EBUSY" {
 			want = pe.Code
 		}
-		if got := core.ErrorCode(tc.err); got != want {
-			t.Errorf("%s: ErrorCode = %q, want %q (errors.As)", tc.name, got, want)
+		if got := core.POSIXCode(tc.err); got != want {
+			t.Errorf("%s: POSIXCode = %q, want %q (errors.As)", tc.name, got, want)
 		}
 	}
 }

@@ -84,10 +84,10 @@ func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
 			if _, ok := err.(*Error); ok {
 				return nil, err
 			}
-			return nil, notFound(target, ErrorCode(err))
+			return nil, notFound(target, POSIXCode(err))
 		}
 		if real, err = fsys.Realpath(target); err != nil {
-			return nil, notFound(target, ErrorCode(err))
+			return nil, notFound(target, POSIXCode(err))
 		}
 	} else {
 		var err error
@@ -95,12 +95,12 @@ func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
 			return nil, err
 		}
 		if within, err = fsys.Realpath(base); err != nil {
-			return nil, notFound(target, ErrorCode(err))
+			return nil, notFound(target, POSIXCode(err))
 		}
 	}
 	typ, statErr := fsys.Stat(real)
 	if statErr != nil {
-		return nil, notFound(target, ErrorCode(statErr))
+		return nil, notFound(target, POSIXCode(statErr))
 	}
 	if typ == TypeDir { // S56
 		return nil, errorf(CodeNotFound, target+" is a directory; list a skill's files with listFiles")
@@ -151,10 +151,10 @@ func readError(target string, err error, limit string) *Error {
 	if tl, ok := err.(*errTooLarge); ok {
 		return errorf(CodeTooLarge, "File too large: "+target+" ("+strconv.FormatInt(tl.size, 10)+" bytes; the limit is "+limit+")")
 	}
-	if ErrorCode(err) == EXDEV {
+	if POSIXCode(err) == EXDEV {
 		return errorf(CodePathEscape, "Path traversal is not allowed")
 	}
-	return notFound(target, ErrorCode(err))
+	return notFound(target, POSIXCode(err))
 }
 
 // parseSkillURL splits a skill:// URL into its decoded name and path (S29).
@@ -287,7 +287,7 @@ func pathWithin(p, dir string) bool {
 func containedRealpath(fsys FS, base, target string) (string, error) {
 	realBase, err := fsys.Realpath(base)
 	if err != nil {
-		return "", notFound(target, ErrorCode(err))
+		return "", notFound(target, POSIXCode(err))
 	}
 	real, err := fsys.Realpath(target)
 	if err == nil {
@@ -304,7 +304,7 @@ func containedRealpath(fsys FS, base, target string) (string, error) {
 			break
 		}
 	}
-	return "", notFound(target, ErrorCode(err))
+	return "", notFound(target, POSIXCode(err))
 }
 
 // notFound is the S31 NOT_FOUND error for target, given the code of the
@@ -368,7 +368,7 @@ func ListFiles(fsys FS, name string, skills []Skill) (*FileList, error) {
 	base := skillBaseDir(s)
 	w, err := walkSkillDir(fsys, base, s)
 	if err != nil {
-		return nil, notFound(base, ErrorCode(err))
+		return nil, notFound(base, POSIXCode(err))
 	}
 	return &FileList{Name: s.Name, BaseDir: base, Files: w.files, Truncated: w.truncated}, nil
 }

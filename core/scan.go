@@ -72,7 +72,7 @@ func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
 	var out scanOutcome
 	entries, err := fsys.ReadDir(spec.root)
 	if err != nil {
-		if code := ErrorCode(err); code != ENOENT && !(code == ENOTDIR && spec.quietENOTDIR) { // S12
+		if code := POSIXCode(err); code != ENOENT && !(code == ENOTDIR && spec.quietENOTDIR) { // S12
 			out.rootWarning = "Failed to read skills directory: " + spec.root + " (" + code + ")"
 		}
 		return nil, out
@@ -420,7 +420,7 @@ func realJoin(dir, name string) string {
 // Anything else (EACCES, EIO, ...) is a SKILL.md that may exist but cannot
 // be read, and is reported.
 func (out *scanOutcome) readFailure(file string, err error) {
-	switch ErrorCode(err) {
+	switch POSIXCode(err) {
 	case ENOENT, ELOOP, ENOTDIR:
 		return
 	}
@@ -428,7 +428,7 @@ func (out *scanOutcome) readFailure(file string, err error) {
 }
 
 func readFailureMessage(file string, err error) string {
-	return "Failed to read skill file: " + file + " (" + ErrorCode(err) + ")"
+	return "Failed to read skill file: " + file + " (" + POSIXCode(err) + ")"
 }
 
 // realpathOr returns the realpath of p, or p itself when realpath fails (S25).

@@ -156,7 +156,7 @@ func Validate(fsys FS, skillDir string) (*Validation, error) {
 	dir := path.Clean(skillDir)
 	t, err := fsys.Stat(dir)
 	if err != nil {
-		if c := ErrorCode(err); c != ENOENT {
+		if c := POSIXCode(err); c != ENOENT {
 			return nil, errorf(CodeNotFound, "Directory not found: "+dir+" ("+c+")")
 		}
 		return nil, errorf(CodeNotFound, "Directory not found: "+dir)
@@ -326,7 +326,7 @@ func (v *validator) read(file string) ([]byte, bool) {
 		return nil, false
 	}
 	if err != nil {
-		v.add(DiagUnreadable, SeverityError, "Failed to read skill file: "+file+" ("+ErrorCode(err)+")", 0)
+		v.add(DiagUnreadable, SeverityError, "Failed to read skill file: "+file+" ("+POSIXCode(err)+")", 0)
 		return nil, false
 	}
 	return data, true

@@ -71,7 +71,7 @@ func TestMemFS_builders(t *testing.T) {
 	}
 	for _, tc := range tests {
 		// The builders' own codes (EEXIST) are not engine codes, so read
-		// the PathError directly rather than through core.ErrorCode.
+		// the PathError directly rather than through core.POSIXCode.
 		pe, _ := tc.err.(*core.PathError)
 		if pe == nil || pe.Code != tc.code {
 			t.Errorf("%s: %v, want %s", tc.name, tc.err, tc.code)

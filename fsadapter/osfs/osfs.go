@@ -388,7 +388,7 @@ func (f *FS) openWithin(h, within, p string) (*os.File, error) {
 	}
 	real, err := f.Realpath(p)
 	if err != nil {
-		return nil, &core.PathError{Op: "readFile", Path: p, Code: core.ErrorCode(err)}
+		return nil, &core.PathError{Op: "readFile", Path: p, Code: core.POSIXCode(err)}
 	}
 	if !pathWithin(real, within) {
 		return nil, &core.PathError{Op: "readFile", Path: p, Code: core.EXDEV}
