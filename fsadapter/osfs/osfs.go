@@ -37,7 +37,6 @@
 package osfs
 
 import (
-	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -47,6 +46,7 @@ import (
 	"syscall"
 
 	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/fsadapter/internal/errno"
 )
 
 // FS is a [core.FS] over the host filesystem, optionally rooted at a
@@ -503,48 +503,9 @@ func wrap(op, p string, err error) error {
 	return &core.PathError{Op: op, Path: p, Code: Code(err)}
 }
 
-// errnoNames are the errno values Code names. Others become EIO.
-var errnoNames = map[syscall.Errno]string{
-	syscall.ENOENT:       core.ENOENT,
-	syscall.ENOTDIR:      core.ENOTDIR,
-	syscall.EISDIR:       core.EISDIR,
-	syscall.EACCES:       core.EACCES,
-	syscall.EPERM:        "EPERM",
-	syscall.ELOOP:        core.ELOOP,
-	syscall.EIO:          core.EIO,
-	syscall.EINVAL:       core.EINVAL,
-	syscall.EFBIG:        core.EFBIG,
-	syscall.ENAMETOOLONG: "ENAMETOOLONG",
-	syscall.EMFILE:       "EMFILE",
-	syscall.ENFILE:       "ENFILE",
-	syscall.ENOMEM:       "ENOMEM",
-	syscall.EBUSY:        "EBUSY",
-	syscall.EEXIST:       "EEXIST",
-	syscall.EXDEV:        core.EXDEV,
-}
-
 // Code returns the POSIX name of the OS error err: the name of its
 // syscall.Errno when it has one ("ENOENT", "EACCES", ...), "ELOOP" for
-// filepath.EvalSymlinks' "too many links", "ENOENT" or "EACCES" for errors
-// that only say fs.ErrNotExist or fs.ErrPermission, else "EIO".
-func Code(err error) string {
-	if err == nil {
-		return ""
-	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		if name, ok := errnoNames[errno]; ok {
-			return name
-		}
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return core.ENOENT
-	case errors.Is(err, fs.ErrPermission):
-		return core.EACCES
-	case strings.Contains(err.Error(), "too many links"):
-		// filepath.EvalSymlinks reports a loop with errors.New.
-		return core.ELOOP
-	}
-	return core.EIO
-}
+// filepath.EvalSymlinks' "too many links", "ENOENT", "EACCES" or "EINVAL"
+// for errors that only say fs.ErrNotExist, fs.ErrPermission or
+// fs.ErrInvalid, else "EIO".
+func Code(err error) string { return errno.Code(err) }

@@ -24,7 +24,7 @@ var mayImport = map[string][]string{
 	"internal/jsontext":     nil,
 	"internal/panictext":    nil,
 	"internal/siphash":      nil,
-	"fsadapter/...":         {"core", "wasm/abi"},
+	"fsadapter/...":         {"core", "wasm/abi", "fsadapter/internal/..."},
 	"wire":                  {"core", "internal/jsontext", "internal/panictext"},
 	"wasm/abi/...":          {"wasm/abi/...", "internal/wasmsnap"}, // abitest builds the module as make build does
 	"wasm":                  {"core", "wire", "fsadapter/hostfs", "wasm/abi"},
