@@ -66,7 +66,7 @@ func ContextFiles(fsys FS, cwd, home, configDirName string) (*ContextResult, err
 		return nil, err
 	}
 	if configDirName == "" {
-		configDirName = ".xcsh"
+		configDirName = DefaultConfigDirName
 	}
 	var files []ContextFile
 	var warnings []Warning

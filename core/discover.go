@@ -16,11 +16,11 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Skills: []Skill{}, Warnings: []Warning{}, Shadowed: []Shadowed{}}
-	if !opts.Enabled { // S22: not even a look at the filesystem
+	if opts.Disabled { // S22: not even a look at the filesystem
 		return res, nil
 	}
 	if opts.ConfigDirName == "" {
-		opts.ConfigDirName = ".xcsh"
+		opts.ConfigDirName = DefaultConfigDirName
 	}
 	// Scan every root first, then filter and merge: knowing how many
 	// skills were found sizes the result and the merger's maps once (10000
@@ -364,23 +364,23 @@ func sourceEnabled(o *Options, provider, level string) bool {
 	case "user":
 		switch provider {
 		case "codex":
-			return o.EnableCodexUser
+			return !o.DisableCodexUser
 		case "claude":
-			return o.EnableClaudeUser
+			return !o.DisableClaudeUser
 		case "native":
-			return o.EnablePiUser
+			return !o.DisablePiUser
 		case "custom":
 			return true // S26: custom directories skip the source toggles
 		}
 	case "project":
 		switch provider {
 		case "claude":
-			return o.EnableClaudeProject
+			return !o.DisableClaudeProject
 		case "native":
-			return o.EnablePiProject
+			return !o.DisablePiProject
 		}
 	}
-	return o.EnableCodexUser || o.EnableClaudeUser || o.EnableClaudeProject || o.EnablePiUser || o.EnablePiProject
+	return !(o.DisableCodexUser && o.DisableClaudeUser && o.DisableClaudeProject && o.DisablePiUser && o.DisablePiProject)
 }
 
 // merger applies the filters of S24 and the merge of S25 and S26.

@@ -176,14 +176,14 @@ func newFuzzWorld(data []byte) *fuzzWorld {
 	w.ctx = fuzzCtxs[in.intn(len(fuzzCtxs))]
 	opts := core.DefaultOptions()
 	toggles := in.byte()
-	opts.EnableCodexUser = toggles&1 == 0
-	opts.EnableClaudeUser = toggles&2 == 0
-	opts.EnableClaudeProject = toggles&4 == 0
-	opts.EnablePiUser = toggles&8 == 0
-	opts.EnablePiProject = toggles&16 == 0
+	opts.DisableCodexUser = toggles&1 != 0
+	opts.DisableClaudeUser = toggles&2 != 0
+	opts.DisableClaudeProject = toggles&4 != 0
+	opts.DisablePiUser = toggles&8 != 0
+	opts.DisablePiProject = toggles&16 != 0
 	flags := in.byte()
 	if flags == 0xFF {
-		opts.Enabled = false
+		opts.Disabled = true
 	}
 	if flags&1 != 0 {
 		opts.ConfigDirName = ".pi"
@@ -294,7 +294,7 @@ func (w *fuzzWorld) computeSlots() {
 	}
 	// Never scanned: below cwd, codex above cwd, plugins not applying.
 	never = append(never, cwd+"/deeper/.claude/skills", "/w/repo/.codex/skills", "/elsewhere/.claude/skills")
-	if !w.opts.Enabled {
+	if w.opts.Disabled {
 		w.slots = nil // S22: nothing is scanned
 	}
 	seen := map[string]bool{}
@@ -705,15 +705,15 @@ func (w *fuzzWorld) sourceOn(s fuzzSlot) bool {
 	o := w.opts
 	switch s.source() {
 	case "codex:user":
-		return o.EnableCodexUser
+		return !o.DisableCodexUser
 	case "claude:user":
-		return o.EnableClaudeUser
+		return !o.DisableClaudeUser
 	case "claude:project":
-		return o.EnableClaudeProject
+		return !o.DisableClaudeProject
 	case "native:user":
-		return o.EnablePiUser
+		return !o.DisablePiUser
 	case "native:project":
-		return o.EnablePiProject
+		return !o.DisablePiProject
 	case "custom:user":
 		return true
 	}
@@ -722,7 +722,7 @@ func (w *fuzzWorld) sourceOn(s fuzzSlot) bool {
 
 func (w *fuzzWorld) anyOn() bool {
 	o := w.opts
-	return o.EnableCodexUser || o.EnableClaudeUser || o.EnableClaudeProject || o.EnablePiUser || o.EnablePiProject
+	return !(o.DisableCodexUser && o.DisableClaudeUser && o.DisableClaudeProject && o.DisablePiUser && o.DisablePiProject)
 }
 
 // filterReason is S24's verdict on a name from a source, "" when it passes.
@@ -824,14 +824,14 @@ func (w *fuzzWorld) check(t *testing.T) {
 	if again := wire.AppendJSON(nil, res3); !bytes.Equal(again, got) {
 		t.Fatalf("shuffled listing or whole-file reads differ:\n%s\n%s", got, again)
 	}
-	optsJSON, _ := json.Marshal(w.opts)
+	optsJSON := wire.AppendOptions(nil, &w.opts)
 	req, _ := json.Marshal(map[string]any{"op": "discover", "cwd": w.ctx.cwd, "home": w.ctx.home,
 		"options": json.RawMessage(optsJSON)})
 	if viaCall := wire.Call(fsys, req); !bytes.Equal(viaCall, got) {
 		t.Fatalf("Call differs:\n%s\n%s", got, viaCall)
 	}
 
-	if !w.opts.Enabled {
+	if w.opts.Disabled {
 		if len(res.Skills)+len(res.Warnings)+len(res.Shadowed) != 0 {
 			t.Fatalf("S22: disabled, yet %s", got)
 		}

@@ -54,6 +54,8 @@
 //     codex, and a host's extra providers) in priority order.
 //   - S48: ~/.codex/skills/.system, where Codex installs its bundled
 //     skills, is a codex user root scanned after ~/.codex/skills.
+//   - S81: the zero [Options] is the defaults; its switches are named
+//     Disable..., so a field left out keeps its default.
 //   - S22-S24: the master switch, per-source toggles, and name filters
 //     (disabledExtensions, ignoredSkills and includeSkills globs).
 //   - S25, S26: the first skill of a name wins; the same file reached twice

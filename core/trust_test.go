@@ -304,7 +304,7 @@ func TestDiscover_linkOutsideSourceOff(t *testing.T) {
 	must(t, fsys.Mkdir("/w/p/.git"))
 	for _, on := range []bool{false, true} {
 		opts := core.DefaultOptions()
-		opts.EnableClaudeProject = on
+		opts.DisableClaudeProject = !on
 		rf := &readLogFS{FS: fsys}
 		res, err := core.Discover(rf, "/w/p", "/h", opts)
 		must(t, err)
