@@ -29,10 +29,10 @@ var mayImport = map[string][]string{
 	"wasm/abi/...":          {"wasm/abi/...", "internal/wasmsnap"}, // abitest builds the module as make build does
 	"wasm":                  {"core", "wire", "fsadapter/hostfs", "wasm/abi"},
 	"wasm/frontmatter":      {"internal/frontmatter", "wasm/abi"},
-	"wasmhost":              {"core", "wire", "wasm/abi", "embed"},
-	"embed":                 nil,
-	"internal/corpus":       {"*"}, // tools and tests around the layers
-	"internal/hosttest":     {"*"}, // what the hosts' tests share
+	"wasmhost":              {"core", "wire", "wasm/abi"},
+	"embed":                 {"wasmhost"}, // registers its modules as wasmhost's defaults
+	"internal/corpus":       {"*"},        // tools and tests around the layers
+	"internal/hosttest":     {"*"},        // what the hosts' tests share
 	"internal/benchratio":   nil,
 	"internal/notices":      nil,
 	"internal/provenance":   nil,
