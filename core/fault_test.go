@@ -554,8 +554,8 @@ func TestDiscover_registryFIFO(t *testing.T) {
 	select {
 	case res := <-done:
 		checkFaultResult(t, faultCase{warn: [][]string{{"installed_plugins.json"}}}, res)
-	case <-time.After(3 * time.Second):
-		t.Errorf("Discover blocked for 3 s on a FIFO plugin registry")
+	case <-time.After(30 * time.Second): // a hang guard, not a time bound: discovery takes milliseconds
+		t.Errorf("Discover blocked for 30 s on a FIFO plugin registry")
 		w, err := os.OpenFile(reg, os.O_WRONLY, 0) // release it
 		must(t, err)
 		w.Close()
