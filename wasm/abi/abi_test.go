@@ -94,10 +94,17 @@ func TestABI_documented(t *testing.T) {
 	for _, row := range []string{
 		"| 0 | `OK` |",
 		"| " + strconv.Itoa(int(abi.BufferTooSmall)) + " | `BufferTooSmall` |",
-		"ABI, version " + strconv.Itoa(abi.Version),
+		"**This is ABI version " + strconv.Itoa(abi.Version) + ".**",
 	} {
 		if !strings.Contains(doc, row) {
 			t.Errorf("ABI.md lacks %q", row)
+		}
+	}
+	// The version is stated once; every other number that names one is
+	// the same (the import module's name, the minimal host's constant).
+	for _, m := range regexp.MustCompile(`skilldex_host_v(\d+)|ABI_VERSION = (\d+)`).FindAllStringSubmatch(doc, -1) {
+		if n := m[1] + m[2]; n != strconv.Itoa(abi.Version) {
+			t.Errorf("ABI.md mentions %q, but the ABI version is %d", m[0], abi.Version)
 		}
 	}
 	if abi.HostModule != "skilldex_host_v"+strconv.Itoa(abi.Version) {
