@@ -13,18 +13,17 @@ import (
 // request and is left out.
 func AppendOptions(b []byte, o *core.Options) []byte {
 	w := newWriter(b)
-	w.Raw(`{"enabled":`)
-	w.Bool(!o.Disabled)
-	w.Raw(`,"enableCodexUser":`)
-	w.Bool(!o.DisableCodexUser)
-	w.Raw(`,"enableClaudeUser":`)
-	w.Bool(!o.DisableClaudeUser)
-	w.Raw(`,"enableClaudeProject":`)
-	w.Bool(!o.DisableClaudeProject)
-	w.Raw(`,"enablePiUser":`)
-	w.Bool(!o.DisablePiUser)
-	w.Raw(`,"enablePiProject":`)
-	w.Bool(!o.DisablePiProject)
+	w.Byte('{')
+	for i, sw := range []struct {
+		key string
+		off bool
+	}{
+		{"enabled", o.Disabled}, {"enableCodexUser", o.DisableCodexUser}, {"enableClaudeUser", o.DisableClaudeUser},
+		{"enableClaudeProject", o.DisableClaudeProject}, {"enablePiUser", o.DisablePiUser}, {"enablePiProject", o.DisablePiProject},
+	} {
+		w.Key(sw.key, i == 0)
+		w.Bool(!sw.off)
+	}
 	w.Raw(`,"customDirectories":`)
 	nullableStrings(&w, o.CustomDirectories)
 	w.Raw(`,"ignoredSkills":`)

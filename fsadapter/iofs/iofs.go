@@ -61,7 +61,7 @@ import (
 	"io/fs"
 
 	"github.com/skilldex/skilldex/core"
-	"github.com/skilldex/skilldex/fsadapter/internal/errno"
+	"github.com/skilldex/skilldex/fsadapter/internal/fsconv"
 	"github.com/skilldex/skilldex/fsadapter/internal/linkwalk"
 )
 
@@ -118,29 +118,16 @@ func (f *FS) child(dir entry, name string) (entry, core.FileType, string, string
 		info, err = fs.Stat(f.fsys, full)
 	}
 	if err != nil {
-		return entry{}, core.TypeOther, "", errno.Code(err)
+		return entry{}, core.TypeOther, "", fsconv.Code(err)
 	}
-	typ := fileType(info.Mode())
+	typ := fsconv.FileType(info.Mode())
 	target := ""
 	if typ == core.TypeSymlink {
 		if target, err = f.links.ReadLink(full); err != nil {
-			return entry{}, core.TypeOther, "", errno.Code(err)
+			return entry{}, core.TypeOther, "", fsconv.Code(err)
 		}
 	}
 	return entry{name: full, typ: typ}, typ, target, ""
-}
-
-// fileType maps an fs.FileMode's type bits to a core.FileType.
-func fileType(m fs.FileMode) core.FileType {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return core.TypeSymlink
-	case m.IsDir():
-		return core.TypeDir
-	case m.IsRegular():
-		return core.TypeFile
-	}
-	return core.TypeOther
 }
 
 // ReadDir lists the directory p, following links, each entry typed with
@@ -155,11 +142,11 @@ func (f *FS) ReadDir(p string) ([]core.DirEntry, error) {
 	}
 	list, err := fs.ReadDir(f.fsys, e.name)
 	if err != nil {
-		return nil, &core.PathError{Op: "readDir", Path: p, Code: errno.Code(err)}
+		return nil, &core.PathError{Op: "readDir", Path: p, Code: fsconv.Code(err)}
 	}
 	out := make([]core.DirEntry, len(list))
 	for i, d := range list {
-		out[i] = core.DirEntry{Name: d.Name(), Type: fileType(d.Type())}
+		out[i] = core.DirEntry{Name: d.Name(), Type: fsconv.FileType(d.Type())}
 	}
 	return out, nil
 }
@@ -197,7 +184,7 @@ func (f *FS) ReadFile(p string) ([]byte, error) {
 	defer file.Close()
 	data, err := io.ReadAll(file)
 	if err != nil {
-		return nil, &core.PathError{Op: "readFile", Path: p, Code: errno.Code(err)}
+		return nil, &core.PathError{Op: "readFile", Path: p, Code: fsconv.Code(err)}
 	}
 	return data, nil
 }
@@ -229,7 +216,7 @@ func (f *FS) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return n, true, nil
 	case err != nil:
-		return 0, false, &core.PathError{Op: "readFile", Path: p, Code: errno.Code(err)}
+		return 0, false, &core.PathError{Op: "readFile", Path: p, Code: fsconv.Code(err)}
 	}
 	// buf is full: the file is whole only if nothing follows.
 	var one [1]byte
@@ -238,7 +225,7 @@ func (f *FS) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
 		return n, true, nil
 	}
 	if m == 0 && err != nil {
-		return 0, false, &core.PathError{Op: "readFile", Path: p, Code: errno.Code(err)}
+		return 0, false, &core.PathError{Op: "readFile", Path: p, Code: fsconv.Code(err)}
 	}
 	return n, false, nil
 }
@@ -259,7 +246,7 @@ func (f *FS) open(p string) (fs.File, error) {
 	}
 	file, err := f.fsys.Open(e.name)
 	if err != nil {
-		return nil, &core.PathError{Op: "readFile", Path: p, Code: errno.Code(err)}
+		return nil, &core.PathError{Op: "readFile", Path: p, Code: fsconv.Code(err)}
 	}
 	return file, nil
 }

@@ -46,7 +46,7 @@ import (
 	"syscall"
 
 	"github.com/skilldex/skilldex/core"
-	"github.com/skilldex/skilldex/fsadapter/internal/errno"
+	"github.com/skilldex/skilldex/fsadapter/internal/fsconv"
 )
 
 // FS is a [core.FS] over the host filesystem, optionally rooted at a
@@ -126,7 +126,7 @@ func (f *FS) ReadDir(p string) ([]core.DirEntry, error) {
 	}
 	out := make([]core.DirEntry, len(ents))
 	for i, e := range ents {
-		out[i] = core.DirEntry{Name: e.Name(), Type: fileType(e.Type())}
+		out[i] = core.DirEntry{Name: e.Name(), Type: fsconv.FileType(e.Type())}
 	}
 	return out, nil
 }
@@ -141,7 +141,7 @@ func (f *FS) Stat(p string) (core.FileType, error) {
 	if err != nil {
 		return core.TypeOther, wrap("stat", p, err)
 	}
-	return fileType(fi.Mode()), nil
+	return fsconv.FileType(fi.Mode()), nil
 }
 
 // FileVersion returns the version of the regular file p names, following
@@ -156,7 +156,7 @@ func (f *FS) FileVersion(p string) (core.FileVersion, error) {
 	if err != nil {
 		return core.FileVersion{}, wrap("fileVersion", p, err)
 	}
-	switch t := fileType(fi.Mode()); {
+	switch t := fsconv.FileType(fi.Mode()); {
 	case t == core.TypeDir:
 		return core.FileVersion{}, &core.PathError{Op: "fileVersion", Path: p, Code: core.EISDIR}
 	case t != core.TypeFile:
@@ -179,7 +179,7 @@ func (f *FS) Lstat(p string) (core.FileType, error) {
 	if err != nil {
 		return core.TypeOther, wrap("lstat", p, err)
 	}
-	return fileType(fi.Mode()), nil
+	return fsconv.FileType(fi.Mode()), nil
 }
 
 // ReadFile returns the contents of the file p in a new slice the caller
@@ -485,19 +485,6 @@ func evalSymlinks(h string) (string, error) {
 	return filepath.EvalSymlinks(h)
 }
 
-// fileType maps an fs.FileMode's type bits to a core.FileType.
-func fileType(m fs.FileMode) core.FileType {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return core.TypeSymlink
-	case m.IsDir():
-		return core.TypeDir
-	case m.IsRegular():
-		return core.TypeFile
-	}
-	return core.TypeOther
-}
-
 // wrap turns an OS error into a *core.PathError for the engine path p.
 func wrap(op, p string, err error) error {
 	return &core.PathError{Op: op, Path: p, Code: Code(err)}
@@ -508,4 +495,4 @@ func wrap(op, p string, err error) error {
 // filepath.EvalSymlinks' "too many links", "ENOENT", "EACCES" or "EINVAL"
 // for errors that only say fs.ErrNotExist, fs.ErrPermission or
 // fs.ErrInvalid, else "EIO".
-func Code(err error) string { return errno.Code(err) }
+func Code(err error) string { return fsconv.Code(err) }

@@ -20,7 +20,7 @@ const module = "github.com/skilldex/skilldex/"
 var mayImport = map[string][]string{
 	"core":                  {"internal/jsontext", "internal/panictext", "internal/fmrules", "internal/siphash", "internal/frontmatter"},
 	"internal/fmrules":      nil,
-	"internal/frontmatter":  {"internal/fmrules"},
+	"internal/frontmatter":  {"internal/fmrules", "internal/panictext"},
 	"internal/jsontext":     nil,
 	"internal/panictext":    nil,
 	"internal/siphash":      nil,

@@ -277,3 +277,29 @@ func TestABI_buildDeps(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestBuffer: the buffer holds the size asked for, is kept when it
+// does, is at least 4 KiB, and nothing over MaxRequest is handed out.
+func TestRequestBuffer(t *testing.T) {
+	var buf []byte
+	for _, tc := range []struct {
+		size   uint32
+		ok     bool
+		length int  // the length handed out
+		same   bool // the previous buffer kept
+	}{
+		{0, true, 4096, false},
+		{100, true, 4096, true},
+		{4096, true, 4096, true},
+		{5000, true, 5000, false},
+		{100, true, 5000, true},
+		{abi.MaxRequest + 1, false, 5000, true},
+	} {
+		before := buf
+		got, ok := abi.RequestBuffer(buf, tc.size)
+		if ok != tc.ok || len(got) != tc.length || (len(before) > 0 && (&got[0] == &before[0]) != tc.same) {
+			t.Errorf("RequestBuffer(%d bytes, %d) = %d bytes, %v; want %d, %v (kept: %v)", len(before), tc.size, len(got), ok, tc.length, tc.ok, tc.same)
+		}
+		buf = got
+	}
+}

@@ -1,7 +1,7 @@
-// Package errno names the POSIX code of an error from the OS or from an
-// io/fs.FS, for the adapters that turn such errors into [core.PathError]s
-// (osfs, iofs).
-package errno
+// Package fsconv turns what the OS and an io/fs.FS answer into what a
+// [core.FS] answers: an error into its POSIX code, a file mode into a
+// [core.FileType]. The adapters that stand on them share it (osfs, iofs).
+package fsconv
 
 import (
 	"errors"
@@ -59,4 +59,17 @@ func Code(err error) string {
 		return core.ELOOP
 	}
 	return core.EIO
+}
+
+// FileType maps an fs.FileMode's type bits to a core.FileType.
+func FileType(m fs.FileMode) core.FileType {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return core.TypeSymlink
+	case m.IsDir():
+		return core.TypeDir
+	case m.IsRegular():
+		return core.TypeFile
+	}
+	return core.TypeOther
 }
