@@ -94,12 +94,14 @@ test-go: wasm
 	$(MODULES_ENV) $(GO) test ./...
 
 # test-race: the packages whose tests run goroutines against each other
-# (the adapters, wire's Session, wasmhost's engines) and runtime-test's
-# concurrency tests, under the race detector (cgo).
-RACE_PKGS = ./fsadapter/... ./wire ./wasmhost
+# (the adapters, wasmhost's engines), wire's Session tests and runtime-test's
+# concurrency tests, under the race detector (cgo). About two minutes on
+# two cores, once the modules are built.
+RACE_PKGS = ./fsadapter/... ./wasmhost
 RACE_RUNTIME_TESTS = ^(TestEngine_concurrent|TestEngine_doneContextDoesNotWait|TestReuseUnderAttack)$$
 test-race: wasm
 	$(GO) test -race $(RACE_PKGS)
+	$(GO) test -race -run '^TestSession' ./wire
 	$(MODULES_ENV) $(GO) test -race -run '$(RACE_RUNTIME_TESTS)' ./runtime-test
 
 ## fuzz: every fuzzer of the module (go test -list Fuzz), FUZZTIME each (30s)
