@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -792,7 +793,7 @@ func (w *fuzzWorld) realpath(p string) string {
 
 func (w *fuzzWorld) check(t *testing.T) {
 	fsys := w.faultFS()
-	res, err := core.Discover(fsys, w.ctx.cwd, w.ctx.home, w.opts)
+	res, err := core.Discover(context.Background(), fsys, w.ctx.cwd, w.ctx.home, w.opts)
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
 	}
@@ -803,7 +804,7 @@ func (w *fuzzWorld) check(t *testing.T) {
 
 	// S42: the same bytes again, through Call, and with shuffled listings
 	// and no PrefixReader.
-	res2, _ := core.Discover(fsys, w.ctx.cwd, w.ctx.home, w.opts)
+	res2, _ := core.Discover(context.Background(), fsys, w.ctx.cwd, w.ctx.home, w.opts)
 	if again := wire.AppendJSON(nil, res2); !bytes.Equal(again, got) {
 		t.Fatalf("second call differs:\n%s\n%s", got, again)
 	}
@@ -812,7 +813,7 @@ func (w *fuzzWorld) check(t *testing.T) {
 	cached := w.opts
 	cached.FrontmatterCache = &core.FrontmatterCache{}
 	for i := range 2 {
-		res, _ := core.Discover(fsys, w.ctx.cwd, w.ctx.home, cached)
+		res, _ := core.Discover(context.Background(), fsys, w.ctx.cwd, w.ctx.home, cached)
 		if again := wire.AppendJSON(nil, res); !bytes.Equal(again, got) {
 			t.Fatalf("discovery %d with a frontmatter cache differs:\n%s\n%s", i+1, got, again)
 		}
@@ -820,7 +821,7 @@ func (w *fuzzWorld) check(t *testing.T) {
 	h := fnv.New64a()
 	h.Write(w.in.data)
 	shuffled := &shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(h.Sum64(), 7))}
-	res3, _ := core.Discover(shuffled, w.ctx.cwd, w.ctx.home, w.opts)
+	res3, _ := core.Discover(context.Background(), shuffled, w.ctx.cwd, w.ctx.home, w.opts)
 	if again := wire.AppendJSON(nil, res3); !bytes.Equal(again, got) {
 		t.Fatalf("shuffled listing or whole-file reads differ:\n%s\n%s", got, again)
 	}
@@ -848,11 +849,11 @@ func (w *fuzzWorld) check(t *testing.T) {
 func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
 	t.Helper()
 	for _, root := range w.roots {
-		res, err := core.ScanDir(fsys, root, "claude:project")
+		res, err := core.ScanDir(context.Background(), fsys, root, "claude:project")
 		if err != nil {
 			t.Fatalf("ScanDir(%s): %v", root, err)
 		}
-		if again, _ := core.ScanDir(&shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(1, 2))}, root, "claude:project"); !bytes.Equal(wire.AppendJSON(nil, again), wire.AppendJSON(nil, res)) {
+		if again, _ := core.ScanDir(context.Background(), &shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(1, 2))}, root, "claude:project"); !bytes.Equal(wire.AppendJSON(nil, again), wire.AppendJSON(nil, res)) {
 			t.Fatalf("S42: ScanDir(%s) depends on listing order or PrefixReader", root)
 		}
 		code := w.rootCode(root)
@@ -905,7 +906,7 @@ func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
 func (w *fuzzWorld) checkValidate(t *testing.T, fsys core.FS, s *fuzzSkill, root string, scan *core.ScanResult) {
 	t.Helper()
 	dir := path.Dir(s.file)
-	v, err := core.Validate(fsys, dir)
+	v, err := core.Validate(context.Background(), fsys, dir)
 	if err != nil {
 		t.Fatalf("Validate(%s): %v", dir, err)
 	}

@@ -197,6 +197,17 @@
 // as its file's version, [Versioner], when that version stands for the
 // bytes read; inputs.go says when).
 //
+// # Cancellation
+//
+// The operations that read the filesystem ([Discover], [ScanDir],
+// [Resolve], [ListFiles], [Validate], [ContextFiles], [ExpandCommand]) take
+// a context first. They check it before they read anything and then
+// between roots, skills, folders and files, so a done context stops them
+// within a few filesystem calls; the error wraps ctx.Err() (errors.Is(err,
+// context.Canceled) or context.DeadlineExceeded holds) and no partial
+// result is returned. The operations on skills already found ([Match],
+// [Explain], [RenderPrompt], [Commands]) read nothing and take none.
+//
 // # Calling the engine as data
 //
 // This package is the Go API only. The JSON form of a call (a request in,

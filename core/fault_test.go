@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -278,7 +279,7 @@ func runFaultCases(t *testing.T, cases []faultCase) {
 					if tc.setup != nil {
 						tc.setup(t, e)
 					}
-					res, err := core.Discover(e.spy, fCwd, fHome, core.DefaultOptions())
+					res, err := core.Discover(context.Background(), e.spy, fCwd, fHome, core.DefaultOptions())
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -548,7 +549,7 @@ func TestDiscover_registryFIFO(t *testing.T) {
 	must(t, syscall.Mkfifo(reg, 0o644))
 	done := make(chan *core.Result, 1)
 	go func() {
-		res, _ := core.Discover(e.base, fCwd, fHome, core.DefaultOptions())
+		res, _ := core.Discover(context.Background(), e.base, fCwd, fHome, core.DefaultOptions())
 		done <- res
 	}()
 	select {
@@ -608,7 +609,7 @@ func TestDiscover_registryTooLarge(t *testing.T) {
 	buildNeighbours(t, m)
 	reg := fHome + "/.claude/plugins/installed_plugins.json"
 	must(t, m.WriteFile(reg, append([]byte(`{"version":2,"plugins":{}}`), bytes.Repeat([]byte(" "), 16<<20)...)))
-	res, err := core.Discover(m, fCwd, fHome, core.DefaultOptions())
+	res, err := core.Discover(context.Background(), m, fCwd, fHome, core.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestOptions_zeroValueIsDefault(t *testing.T) {
 	skill(home+"/.xcsh/agent/skills", "pi-user")
 	skill(cwd+"/.xcsh/skills", "pi-project")
 	names := func(o core.Options) []string {
-		res, err := core.Discover(m, cwd, home, o)
+		res, err := core.Discover(context.Background(), m, cwd, home, o)
 		if err != nil {
 			t.Fatal(err)
 		}

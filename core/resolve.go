@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"path"
 	"strconv"
 	"strings"
@@ -51,7 +52,10 @@ type Resource struct {
 // A "\" in the path is a separator like "/", on every host: the result never
 // depends on whether the host's filesystem treats it so. When several skills
 // share a name (a hand-built list), the first one is used.
-func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
+func Resolve(ctx context.Context, fsys FS, url string, skills []Skill) (*Resource, error) {
+	if err := canceled(ctx, "resolve"); err != nil {
+		return nil, err
+	}
 	if len(url) > MaxURLBytes { // S45, before any work: decoding is linear, the checks below are not
 		return nil, errorf(CodeInvalidURL, "Invalid URL: "+firstRunes(url, 200)+"…")
 	}
@@ -357,7 +361,10 @@ const MaxListFiles = 10000
 //
 // Errors: an empty name is MISSING_NAME, an unknown one UNKNOWN_SKILL (the
 // S50 message), and a baseDir that cannot be listed NOT_FOUND.
-func ListFiles(fsys FS, name string, skills []Skill) (*FileList, error) {
+func ListFiles(ctx context.Context, fsys FS, name string, skills []Skill) (*FileList, error) {
+	if err := canceled(ctx, "listFiles"); err != nil {
+		return nil, err
+	}
 	if name == "" {
 		return nil, errorf(CodeMissingName, "listFiles requires a skill name")
 	}
@@ -366,16 +373,19 @@ func ListFiles(fsys FS, name string, skills []Skill) (*FileList, error) {
 		return nil, e
 	}
 	base := skillBaseDir(s)
-	w, err := walkSkillDir(fsys, base, s)
+	w, err := walkSkillDir(ctx, fsys, base, s)
 	if err != nil {
 		return nil, notFound(base, POSIXCode(err))
+	}
+	if err := canceled(ctx, "listFiles"); err != nil {
+		return nil, err
 	}
 	return &FileList{Name: s.Name, BaseDir: base, Files: w.files, Truncated: w.truncated}, nil
 }
 
 // walkSkillDir lists the files below dir as [ListFiles] describes. It fails
 // only when dir itself has no realpath or cannot be listed.
-func walkSkillDir(fsys FS, dir string, s *Skill) (*skillWalker, error) {
+func walkSkillDir(ctx context.Context, fsys FS, dir string, s *Skill) (*skillWalker, error) {
 	realBase, err := fsys.Realpath(dir)
 	if err != nil {
 		return nil, err
@@ -385,7 +395,7 @@ func walkSkillDir(fsys FS, dir string, s *Skill) (*skillWalker, error) {
 		return nil, err
 	}
 	w := &skillWalker{fsys: fsys, realBase: realBase, skill: s, files: []string{}, seen: map[string]bool{realBase: true}}
-	w.walk(dir, "", realBase, 1, entries)
+	w.walk(ctx, dir, "", realBase, 1, entries)
 	sortFunc(w.files, strings.Compare)
 	return w, nil
 }
@@ -402,10 +412,10 @@ type skillWalker struct {
 // walk lists dir, whose entries are given, whose path relative to the
 // skill is rel ("" or ending in "/"), whose realpath is real, and whose
 // files are at the given depth.
-func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry) {
+func (w *skillWalker) walk(ctx context.Context, dir, rel, real string, depth int, entries []DirEntry) {
 	sortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	for _, e := range entries {
-		if w.truncated {
+		if w.truncated || ctx.Err() != nil {
 			return
 		}
 		if e.Name == "" || e.Name[0] == '.' || strings.ContainsAny(e.Name, `\/`) || !utf8.ValidString(e.Name) {
@@ -460,7 +470,7 @@ func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry)
 			if err != nil {
 				continue
 			}
-			w.walk(p, rel+e.Name+"/", childReal, depth+1, sub)
+			w.walk(ctx, p, rel+e.Name+"/", childReal, depth+1, sub)
 		}
 	}
 }

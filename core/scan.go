@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"math"
 	"path"
 	"slices"
@@ -45,7 +46,7 @@ type scanOutcome struct {
 
 // scanRoot scans one skills root, one level deep (SPEC S10 to S14):
 // listRoot, the read-ahead hint of its SKILL.md reads, then scan.
-func scanRoot(fsys FS, spec scanSpec) scanOutcome {
+func scanRoot(ctx context.Context, fsys FS, spec scanSpec) scanOutcome {
 	r, out := listRoot(fsys, spec)
 	if r == nil {
 		return out
@@ -53,7 +54,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	if p, ok := fsys.(Prefetcher); ok {
 		hintSkillReads(p, []*rootScan{r})
 	}
-	return r.scan()
+	return r.scan(ctx)
 }
 
 // listRoot reads a skills root's listing, sorts it (S11) and, when it
@@ -103,7 +104,7 @@ func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
 // waited for at exit (issue 10, see [scanContext]).
 //
 //go:noinline
-func (r *rootScan) scan() scanOutcome {
+func (r *rootScan) scan(ctx context.Context) scanOutcome {
 	if r.scanScratch == nil {
 		r.scanScratch = newScanScratch()
 	}
@@ -112,6 +113,9 @@ func (r *rootScan) scan() scanOutcome {
 		r.out.skills = make([]Skill, 0, r.candidates)
 	}
 	for i := range r.entries {
+		if ctx.Err() != nil {
+			break // the caller reports it (canceled)
+		}
 		r.entry(i)
 	}
 	sortSkills(r.out.skills)

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"path"
 	"slices"
 	"strconv"
@@ -149,9 +150,12 @@ const (
 //     [ListFiles] walks: hidden entries skipped, 8 levels, links only inside
 //     the skill). Discovery looks one level below a skills root only, so it
 //     never finds it.
-func Validate(fsys FS, skillDir string) (*Validation, error) {
+func Validate(ctx context.Context, fsys FS, skillDir string) (*Validation, error) {
 	if !strings.HasPrefix(skillDir, "/") {
 		return nil, errorf(CodeInvalidArgument, "dir must be an absolute path")
+	}
+	if err := canceled(ctx, "validate"); err != nil {
+		return nil, err
 	}
 	dir := path.Clean(skillDir)
 	t, err := fsys.Stat(dir)
@@ -167,19 +171,26 @@ func Validate(fsys FS, skillDir string) (*Validation, error) {
 	if children := skillFolders(fsys, dir); children != nil { // S51
 		root := &Validation{Dir: dir, Diagnostics: []Diagnostic{}, Skills: make([]Validation, 0, len(children))}
 		for _, c := range children {
-			root.Skills = append(root.Skills, *validateSkill(fsys, c, dir))
+			if err := canceled(ctx, "validate"); err != nil {
+				return nil, err
+			}
+			root.Skills = append(root.Skills, *validateSkill(ctx, fsys, c, dir))
 		}
 		return root, nil
 	}
-	return validateSkill(fsys, dir, path.Dir(dir)), nil
+	v := validateSkill(ctx, fsys, dir, path.Dir(dir))
+	if err := canceled(ctx, "validate"); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // validateSkill checks the skill folder dir (clean, absolute, a directory)
 // found in the skills root root (S43's boundaries).
-func validateSkill(fsys FS, dir, root string) *Validation {
+func validateSkill(ctx context.Context, fsys FS, dir, root string) *Validation {
 	v := &validator{fsys: fsys, dir: dir, root: root, out: &Validation{Dir: dir, Diagnostics: []Diagnostic{}}}
 	v.checkFile()
-	v.checkNested()
+	v.checkNested(ctx)
 	return v.out
 }
 
@@ -577,8 +588,8 @@ func valueKind(v Value) string {
 	return "an unknown value"
 }
 
-func (v *validator) checkNested() {
-	w, err := walkSkillDir(v.fsys, v.dir, nil)
+func (v *validator) checkNested(ctx context.Context) {
+	w, err := walkSkillDir(ctx, v.fsys, v.dir, nil)
 	if err != nil {
 		return
 	}

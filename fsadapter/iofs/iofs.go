@@ -6,7 +6,7 @@
 //	//go:embed workspace
 //	var workspace embed.FS
 //
-//	res, err := core.Discover(iofs.New(workspace), "/workspace/project", "/workspace/home", core.DefaultOptions())
+//	res, err := core.Discover(ctx, iofs.New(workspace), "/workspace/project", "/workspace/home", core.Options{})
 //
 // # Links
 //

@@ -1,6 +1,7 @@
 package iofs_test
 
 import (
+	"context"
 	"embed"
 	"io/fs"
 	"os"
@@ -148,7 +149,7 @@ var workspace embed.FS
 func TestIOFS_embed(t *testing.T) {
 	t.Parallel()
 	fsys := iofs.New(workspace)
-	res, err := core.Discover(fsys, "/testdata/workspace/project", "/testdata/workspace/home", core.DefaultOptions())
+	res, err := core.Discover(context.Background(), fsys, "/testdata/workspace/project", "/testdata/workspace/home", core.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestIOFS_embed(t *testing.T) {
 	if strings.Join(names, " ") != strings.Join(want, " ") || len(res.Warnings) != 0 {
 		t.Errorf("Discover = %v, warnings %v; want %v", names, res.Warnings, want)
 	}
-	r, err := core.Resolve(fsys, "skill://review", res.Skills)
+	r, err := core.Resolve(context.Background(), fsys, "skill://review", res.Skills)
 	if err != nil || !strings.Contains(r.Content, "Read the diff.") {
 		t.Errorf("Resolve(skill://review) = %+v, %v", r, err)
 	}

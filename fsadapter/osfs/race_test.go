@@ -77,7 +77,7 @@ func TestOSFS_resolveRace(t *testing.T) {
 		calls, served := 0, 0
 		for n := raceCalls(t, 2000); calls < n; {
 			calls++
-			r, err := core.Resolve(fsys, "skill://x/ref.txt", skills)
+			r, err := core.Resolve(context.Background(), fsys, "skill://x/ref.txt", skills)
 			if err == nil {
 				served++
 				if strings.Contains(r.Content, "OUTSIDE") {
@@ -125,7 +125,7 @@ func TestOSFS_discoverFIFORace(t *testing.T) {
 	for n := raceCalls(t, 300); calls < n; {
 		finished := make(chan error, 1)
 		go func() {
-			_, err := core.Discover(fsys, "/home", "/home", core.DefaultOptions())
+			_, err := core.Discover(context.Background(), fsys, "/home", "/home", core.DefaultOptions())
 			finished <- err
 		}()
 		select {
@@ -162,11 +162,11 @@ func TestOSFS_boundedReads(t *testing.T) {
 	mustT(t, err)
 	skills := []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}}
 	var e *core.Error
-	_, err = core.Resolve(fsys, "skill://x/big.bin", skills)
+	_, err = core.Resolve(context.Background(), fsys, "skill://x/big.bin", skills)
 	if !errors.As(err, &e) || e.Message != "File too large: /s/x/big.bin (209715200 bytes; the limit is 8 MiB)" {
 		t.Errorf("Resolve(200 MB) = %v", err)
 	}
-	_, err = core.ExpandCommand(fsys, "/skill:x", skills, true)
+	_, err = core.ExpandCommand(context.Background(), fsys, "/skill:x", skills, true)
 	if !errors.As(err, &e) || e.Message != "File too large: /s/x/SKILL.md (314572800 bytes; the limit is 1 MiB)" {
 		t.Errorf("ExpandCommand(300 MB) = %v", err)
 	}
@@ -186,7 +186,7 @@ func TestOSFS_boundedReads(t *testing.T) {
 	home := t.TempDir()
 	mustT(t, os.MkdirAll(filepath.Join(home, ".xcsh/agent"), 0o755))
 	mustT(t, os.Symlink("/proc/self/pagemap", filepath.Join(home, ".xcsh/agent/XCSH.md")))
-	r, err := core.ContextFiles(whole, home, home, "")
+	r, err := core.ContextFiles(context.Background(), whole, home, home, "")
 	mustT(t, err)
 	if len(r.Files) != 0 || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0].Message, "links outside its skill (/proc/") {
 		t.Errorf("ContextFiles with XCSH.md -> /proc/self/pagemap = %+v", r)
