@@ -2,13 +2,45 @@
 GO ?= go
 GOFILES = $(shell git ls-files '*.go' 2>/dev/null; git ls-files -o --exclude-standard '*.go' 2>/dev/null)
 
+# Every go command runs the Go that go.mod names: the modules under embed/
+# are what that Go builds from this source, byte for byte (embed-check), and
+# another Go builds other bytes. The go command fetches that toolchain
+# through the module proxy when the machine's go is another version
+# (docs/RATIONALE.md, "Why are the built modules committed?").
+GO_VERSION := $(shell sed -n 's/^go \([0-9][0-9.]*\)$$/\1/p' go.mod)
+export GOTOOLCHAIN := go$(GO_VERSION)
 
-.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-wasmtime test-browser build wasm test-js test-node test-deno test-bun tools bench bench-go bench-js bench-peers profile-js profile-cli profile-go bench-worker
+.PHONY: test demo demo-go fmt vet purity provenance embed-check test-go test-race test-wasmtime test-browser build wasm test-js test-node test-deno test-bun test-types tools setup check-setup fuzz bench bench-go bench-js bench-peers profile-js profile-cli profile-go bench-worker
 
 ## test: everything CI runs (format, vet, purity, all test suites): Go
-## native and wazero (test-go), Node, Deno and Bun (test-js), Wasmtime
-## (test-wasmtime), headless Chromium (test-browser)
-test: fmt vet purity provenance embed-check test-go test-js test-wasmtime test-browser
+## native and wazero (test-go), the concurrent Go tests under the race
+## detector (test-race), Node, Deno and Bun (test-js), Wasmtime
+## (test-wasmtime), headless Chromium (test-browser). It builds the modules
+## once (wasm), and the Go hosts' tests run those (SKILLDEX_MODULES).
+test: check-setup fmt vet purity provenance embed-check test-go test-race test-js test-wasmtime test-browser
+
+## setup: install what make test needs on a fresh Debian machine (as root):
+## node and npm, a C compiler (cgo: Wasmtime, the race detector), Chromium
+## (Debian's), the Go modules, the JS dev dependencies, Deno and Bun
+setup:
+	@apt_updated=; apt_install() { \
+		if [ -z "$$apt_updated" ]; then apt-get update; apt_updated=1; fi; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y "$$@"; }; \
+	{ command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; } || apt_install nodejs npm; \
+	command -v gcc >/dev/null 2>&1 || apt_install gcc libc6-dev; \
+	command -v chromium >/dev/null 2>&1 || [ -n "$$SKILLDEX_CHROMIUM" ] || apt_install chromium
+	$(GO) mod download
+	cd runtime-test/wasmtime && $(GO) mod download
+	cd js && npm ci --no-audit --no-fund
+	$(MAKE) --no-print-directory tools
+
+# check-setup: make test stops at once, naming the command that installs
+# what is missing, rather than failing minutes in. (The JS dev dependencies,
+# Deno and Bun install themselves from the npm registry when missing.)
+check-setup:
+	@missing=; for c in node npm gcc; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || [ -n "$$SKILLDEX_CHROMIUM" ] || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then echo "make test needs:$$missing. Run: make setup (as root on Debian; it installs everything make test needs)"; exit 1; fi
 
 ## demo: the skilldex CLI on the bundled example workspace: list the skills,
 ## explain a collision, read a skill:// resource, render the prompt
@@ -54,15 +86,40 @@ purity:
 provenance:
 	$(GO) test -count=1 ./internal/provenance ./internal/notices
 
-test-go:
-	$(GO) test ./...
+# The Go hosts' tests (runtime-test, runtime-test/wasmtime) run the modules
+# make wasm built (SKILLDEX_MODULES) instead of building them again.
+MODULES_ENV = SKILLDEX_MODULES=$(abspath build)
+
+test-go: wasm
+	$(MODULES_ENV) $(GO) test ./...
+
+# test-race: the packages whose tests run goroutines against each other
+# (the adapters, wasmhost's engines), wire's Session tests and runtime-test's
+# concurrency tests, under the race detector (cgo). About two minutes on
+# two cores, once the modules are built.
+RACE_PKGS = ./fsadapter/... ./wasmhost
+RACE_RUNTIME_TESTS = ^(TestEngine_concurrent|TestEngine_doneContextDoesNotWait|TestReuseUnderAttack)$$
+test-race: wasm
+	$(GO) test -race $(RACE_PKGS)
+	$(GO) test -race -run '^TestSession' ./wire
+	$(MODULES_ENV) $(GO) test -race -run '$(RACE_RUNTIME_TESTS)' ./runtime-test
+
+## fuzz: every fuzzer of the module (go test -list Fuzz), FUZZTIME each (30s)
+FUZZTIME ?= 30s
+fuzz: wasm
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$f"; \
+			$(MODULES_ENV) $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
 
 # Wasmtime (wasmtime-go, cgo) in its own Go module, runtime-test/wasmtime,
 # so the main module stays free of cgo: the corpus and the boundary tests
 # against the native engine. The compiled modules are cached in
 # build/wasmtime-cache.
-test-wasmtime:
-	cd runtime-test/wasmtime && $(GO) vet . && $(GO) test .
+test-wasmtime: wasm
+	cd runtime-test/wasmtime && $(GO) vet . && $(MODULES_ENV) $(GO) test .
 
 # The wasm modules (wasm/ABI.md#the-module): GOOS=wasip1 reactors, built
 # reproducibly, copied where the JS package loads them. The engine module is
@@ -125,14 +182,14 @@ js/node_modules/.package-lock.json: js/package.json js/package-lock.json
 	cd js && npm ci --no-audit --no-fund
 
 ## test-js: the JS suite under Node, Deno and Bun, and the type tests
-test-js: wasm js/node_modules/.package-lock.json
-	$(MAKE) --no-print-directory test-node
-	$(MAKE) --no-print-directory test-deno
-	$(MAKE) --no-print-directory test-bun
-	cd js && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test/types
+## (prerequisites, not a second make: one make builds the modules once)
+test-js: test-node test-deno test-bun test-types
 
-test-node:
+test-node: wasm js/node_modules/.package-lock.json
 	cd js && node --test test/*.test.js
+
+test-types: js/node_modules/.package-lock.json
+	cd js && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test/types
 
 ## test-browser: the corpus and examples/browser in headless Chromium (Debian's
 ## chromium, driven by puppeteer-core); the example's screenshot goes to
@@ -149,11 +206,11 @@ test-browser: wasm js/node_modules/.package-lock.json
 # other sys access.
 DENO_TMP = $(abspath build/deno-tmp)
 DENO_PERMS = --allow-read --allow-write --allow-run=$(realpath $(DENO)),npm --allow-sys=homedir --allow-env
-test-deno: $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
+test-deno: wasm js/node_modules/.package-lock.json $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
 	@rm -rf $(DENO_TMP) && mkdir -p $(DENO_TMP)
 	cd js && TMPDIR=$(DENO_TMP) $(abspath $(DENO)) test --no-check --no-lock --no-prompt $(DENO_PERMS) test/
 
-test-bun: wasm $(if $(filter $(TOOLS)/%,$(BUN)),$(BUN))
+test-bun: wasm js/node_modules/.package-lock.json $(if $(filter $(TOOLS)/%,$(BUN)),$(BUN))
 	cd js && $(abspath $(BUN)) test --timeout 300000 test/*.test.js
 
 # Benchmarks (issue 6; not part of test). bench-go runs the core benchmarks

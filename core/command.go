@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"unicode"
@@ -36,7 +37,10 @@ const commandPrefix = "/skill:"
 // be read is NOT_FOUND ("Failed to read skill file: <path> (<CODE>)"); one
 // over the frontmatter parser's safety limits is INVALID_ARGUMENT with the
 // parser's message.
-func ExpandCommand(fsys FS, text string, skills []Skill, enable bool) (*Expansion, error) {
+func ExpandCommand(ctx context.Context, fsys FS, text string, skills []Skill, enable bool) (*Expansion, error) {
+	if err := canceled(ctx, "expandCommand"); err != nil {
+		return nil, err
+	}
 	if !enable {
 		return nil, nil
 	}
@@ -64,7 +68,7 @@ func ExpandCommand(fsys FS, text string, skills []Skill, enable bool) (*Expansio
 		if e := readError(s.FilePath, err, "1 MiB"); e.Code != CodeNotFound {
 			return nil, e
 		}
-		return nil, errorf(CodeNotFound, "Failed to read skill file: "+s.FilePath+" ("+ErrorCode(err)+")")
+		return nil, errorf(CodeNotFound, "Failed to read skill file: "+s.FilePath+" ("+POSIXCode(err)+")")
 	}
 	f := ParseSkillFile(s.FilePath, data)
 	if f.Reject != "" {

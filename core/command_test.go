@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -59,7 +60,7 @@ func TestExpandCommand(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := core.ExpandCommand(fsys, tc.text, skills, tc.enable)
+			got, err := core.ExpandCommand(context.Background(), fsys, tc.text, skills, tc.enable)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +74,7 @@ func TestExpandCommand(t *testing.T) {
 func TestExpandCommand_unreadable(t *testing.T) {
 	t.Parallel()
 	fsys, skills := commandTree(t)
-	_, err := core.ExpandCommand(fsys, "/skill:gone", skills, true)
+	_, err := core.ExpandCommand(context.Background(), fsys, "/skill:gone", skills, true)
 	var e *core.Error
 	if !errors.As(err, &e) || e.Code != core.CodeNotFound || e.Message != "Failed to read skill file: /s/gone/SKILL.md (ENOENT)" {
 		t.Errorf("got %v", err)

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"path"
 	"strings"
 )
@@ -60,13 +61,16 @@ const maxContextDepth = 20
 // ancestor to cwd, so the most specific comes last. A file whose content
 // equals (byte for byte, after S4 decoding) that of a file later in that
 // order is dropped.
-func ContextFiles(fsys FS, cwd, home, configDirName string) (*ContextResult, error) {
+func ContextFiles(ctx context.Context, fsys FS, cwd, home, configDirName string) (*ContextResult, error) {
 	cwd, home, err := checkContext(cwd, home)
 	if err != nil {
 		return nil, err
 	}
+	if err := canceled(ctx, "contextFiles"); err != nil {
+		return nil, err
+	}
 	if configDirName == "" {
-		configDirName = ".xcsh"
+		configDirName = DefaultConfigDirName
 	}
 	var files []ContextFile
 	var warnings []Warning
@@ -77,6 +81,9 @@ func ContextFiles(fsys FS, cwd, home, configDirName string) (*ContextResult, err
 	ancestors, repo := projectChain(fsys, cwd, home)
 	var project []ContextFile
 	for _, a := range ancestors {
+		if err := canceled(ctx, "contextFiles"); err != nil {
+			return nil, err
+		}
 		depth := pathDepth(cwd) - pathDepth(a)
 		if depth > maxContextDepth {
 			break

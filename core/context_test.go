@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -76,7 +77,7 @@ func TestContextFiles(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, err := core.ContextFiles(fsys, tc.cwd, tc.home, tc.cfg)
+			r, err := core.ContextFiles(context.Background(), fsys, tc.cwd, tc.home, tc.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +114,7 @@ func TestContextFiles_depthBound(t *testing.T) {
 		}
 		p = p[:strings.LastIndexByte(p, '/')]
 	}
-	r, err := core.ContextFiles(fsys, cwd, "/home/u", "")
+	r, err := core.ContextFiles(context.Background(), fsys, cwd, "/home/u", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestContextFiles_depthBound(t *testing.T) {
 func TestContextFiles_errorsAndJSON(t *testing.T) {
 	t.Parallel()
 	for _, tc := range [][2]string{{"rel", "/h"}, {"/c", "h"}} {
-		_, err := core.ContextFiles(memfs.New(), tc[0], tc[1], "")
+		_, err := core.ContextFiles(context.Background(), memfs.New(), tc[0], tc[1], "")
 		var e *core.Error
 		if !errors.As(err, &e) || e.Code != core.CodeInvalidArgument {
 			t.Errorf("%v: %v", tc, err)

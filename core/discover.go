@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"slices"
 	"strings"
 )
@@ -10,22 +11,28 @@ import (
 // filtered (S24), merged (S25, S26) and sorted (S15). It fails only on bad
 // arguments (S1); everything that goes wrong on disk becomes a [Warning]
 // and costs at most the skill concerned.
-func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
+func Discover(ctx context.Context, fsys FS, cwd, home string, opts Options) (*Result, error) {
 	cwd, home, err := checkContext(cwd, home)
 	if err != nil {
 		return nil, err
 	}
+	if err := canceled(ctx, "discover"); err != nil {
+		return nil, err
+	}
 	res := &Result{Skills: []Skill{}, Warnings: []Warning{}, Shadowed: []Shadowed{}}
-	if !opts.Enabled { // S22: not even a look at the filesystem
+	if opts.Disabled { // S22: not even a look at the filesystem
 		return res, nil
 	}
 	if opts.ConfigDirName == "" {
-		opts.ConfigDirName = ".xcsh"
+		opts.ConfigDirName = DefaultConfigDirName
 	}
 	// Scan every root first, then filter and merge: knowing how many
 	// skills were found sizes the result and the merger's maps once (10000
 	// skills: growing them was a quarter of what a discovery allocated).
-	roots, found, store := scanContext(fsys, cwd, home, &opts)
+	roots, found, store := scanContext(ctx, fsys, cwd, home, &opts)
+	if err := canceled(ctx, "discover"); err != nil {
+		return nil, err
+	}
 	// The merger compacts the skills it keeps into the array the scans
 	// filled (shareSkillStorage): it takes them in that array's order and
 	// keeps at most one for each it takes, so it never writes over one it
@@ -73,10 +80,13 @@ type scanned struct {
 // scanned, in the same order, into its part of store (shareSkillStorage).
 //
 //go:noinline
-func scanContext(fsys FS, cwd, home string, opts *Options) (roots []scanned, found int, store []Skill) {
+func scanContext(ctx context.Context, fsys FS, cwd, home string, opts *Options) (roots []scanned, found int, store []Skill) {
 	ancestors, repo := projectChain(fsys, cwd, home)
 	for _, p := range providerTable(*opts) {
 		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
+			if ctx.Err() != nil {
+				return nil, 0, nil // Discover reports it
+			}
 			roots = append(roots, scanned{p: p})
 			listItem(fsys, &roots[len(roots)-1], &item, home, repo, ancestors)
 		}
@@ -92,7 +102,10 @@ func scanContext(fsys FS, cwd, home string, opts *Options) (roots []scanned, fou
 	var scratch *scanScratch
 	cache := opts.FrontmatterCache.use(listedCandidates(roots))
 	for i := range roots {
-		found += scanListed(&roots[i], &scratch, cache)
+		if ctx.Err() != nil {
+			return nil, 0, nil
+		}
+		found += scanListed(ctx, &roots[i], &scratch, cache)
 	}
 	return roots, found, store
 }
@@ -177,12 +190,12 @@ func listedCandidates(roots []scanned) int {
 // returns how many skills it held.
 //
 //go:noinline
-func scanListed(r *scanned, scratch **scanScratch, cache *FrontmatterCache) int {
+func scanListed(ctx context.Context, r *scanned, scratch **scanScratch, cache *FrontmatterCache) int {
 	if r.listed == nil {
 		return 0
 	}
 	r.listed.scanScratch, r.listed.cache = *scratch, cache
-	r.out = r.listed.scan()
+	r.out = r.listed.scan(ctx)
 	*scratch, r.listed = r.listed.scanScratch, nil
 	return len(r.out.skills)
 }
@@ -252,9 +265,12 @@ func sortShadowed(list []Shadowed) {
 // ScanDir scans one skills directory on its own (SPEC S28): section 3 with
 // requireDescription, no filters, no dedupe. source is "<provider>:<level>";
 // the provider defaults to "custom" and the level to "user".
-func ScanDir(fsys FS, dir, source string) (*ScanResult, error) {
+func ScanDir(ctx context.Context, fsys FS, dir, source string) (*ScanResult, error) {
 	if !strings.HasPrefix(dir, "/") {
 		return nil, errorf(CodeInvalidArgument, "dir must be an absolute path")
+	}
+	if err := canceled(ctx, "scanDir"); err != nil {
+		return nil, err
 	}
 	provider, level, _ := strings.Cut(source, ":")
 	if provider == "" {
@@ -267,8 +283,11 @@ func ScanDir(fsys FS, dir, source string) (*ScanResult, error) {
 		return nil, errorf(CodeInvalidArgument, `source level must be "user" or "project": `+source)
 	}
 	dir = cleanPath(dir)
-	out := scanRoot(fsys, scanSpec{root: dir, provider: provider, providerName: providerDisplayName(provider),
+	out := scanRoot(ctx, fsys, scanSpec{root: dir, provider: provider, providerName: providerDisplayName(provider),
 		level: level, requireDescription: true})
+	if err := canceled(ctx, "scanDir"); err != nil {
+		return nil, err
+	}
 	res := &ScanResult{Skills: out.skills, Warnings: []Warning{}}
 	if res.Skills == nil {
 		res.Skills = []Skill{}
@@ -364,23 +383,23 @@ func sourceEnabled(o *Options, provider, level string) bool {
 	case "user":
 		switch provider {
 		case "codex":
-			return o.EnableCodexUser
+			return !o.DisableCodexUser
 		case "claude":
-			return o.EnableClaudeUser
+			return !o.DisableClaudeUser
 		case "native":
-			return o.EnablePiUser
+			return !o.DisablePiUser
 		case "custom":
 			return true // S26: custom directories skip the source toggles
 		}
 	case "project":
 		switch provider {
 		case "claude":
-			return o.EnableClaudeProject
+			return !o.DisableClaudeProject
 		case "native":
-			return o.EnablePiProject
+			return !o.DisablePiProject
 		}
 	}
-	return o.EnableCodexUser || o.EnableClaudeUser || o.EnableClaudeProject || o.EnablePiUser || o.EnablePiProject
+	return !(o.DisableCodexUser && o.DisableClaudeUser && o.DisableClaudeProject && o.DisablePiUser && o.DisablePiProject)
 }
 
 // merger applies the filters of S24 and the merge of S25 and S26.

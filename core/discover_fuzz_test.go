@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -176,14 +177,14 @@ func newFuzzWorld(data []byte) *fuzzWorld {
 	w.ctx = fuzzCtxs[in.intn(len(fuzzCtxs))]
 	opts := core.DefaultOptions()
 	toggles := in.byte()
-	opts.EnableCodexUser = toggles&1 == 0
-	opts.EnableClaudeUser = toggles&2 == 0
-	opts.EnableClaudeProject = toggles&4 == 0
-	opts.EnablePiUser = toggles&8 == 0
-	opts.EnablePiProject = toggles&16 == 0
+	opts.DisableCodexUser = toggles&1 != 0
+	opts.DisableClaudeUser = toggles&2 != 0
+	opts.DisableClaudeProject = toggles&4 != 0
+	opts.DisablePiUser = toggles&8 != 0
+	opts.DisablePiProject = toggles&16 != 0
 	flags := in.byte()
 	if flags == 0xFF {
-		opts.Enabled = false
+		opts.Disabled = true
 	}
 	if flags&1 != 0 {
 		opts.ConfigDirName = ".pi"
@@ -294,7 +295,7 @@ func (w *fuzzWorld) computeSlots() {
 	}
 	// Never scanned: below cwd, codex above cwd, plugins not applying.
 	never = append(never, cwd+"/deeper/.claude/skills", "/w/repo/.codex/skills", "/elsewhere/.claude/skills")
-	if !w.opts.Enabled {
+	if w.opts.Disabled {
 		w.slots = nil // S22: nothing is scanned
 	}
 	seen := map[string]bool{}
@@ -705,15 +706,15 @@ func (w *fuzzWorld) sourceOn(s fuzzSlot) bool {
 	o := w.opts
 	switch s.source() {
 	case "codex:user":
-		return o.EnableCodexUser
+		return !o.DisableCodexUser
 	case "claude:user":
-		return o.EnableClaudeUser
+		return !o.DisableClaudeUser
 	case "claude:project":
-		return o.EnableClaudeProject
+		return !o.DisableClaudeProject
 	case "native:user":
-		return o.EnablePiUser
+		return !o.DisablePiUser
 	case "native:project":
-		return o.EnablePiProject
+		return !o.DisablePiProject
 	case "custom:user":
 		return true
 	}
@@ -722,7 +723,7 @@ func (w *fuzzWorld) sourceOn(s fuzzSlot) bool {
 
 func (w *fuzzWorld) anyOn() bool {
 	o := w.opts
-	return o.EnableCodexUser || o.EnableClaudeUser || o.EnableClaudeProject || o.EnablePiUser || o.EnablePiProject
+	return !(o.DisableCodexUser && o.DisableClaudeUser && o.DisableClaudeProject && o.DisablePiUser && o.DisablePiProject)
 }
 
 // filterReason is S24's verdict on a name from a source, "" when it passes.
@@ -757,7 +758,7 @@ func (w *fuzzWorld) rootCode(root string) string {
 		return c
 	}
 	_, err := w.fs.ReadDir(root)
-	return core.ErrorCode(err)
+	return core.POSIXCode(err)
 }
 
 // stands reports whether a placed skill is still what it was placed as:
@@ -792,7 +793,7 @@ func (w *fuzzWorld) realpath(p string) string {
 
 func (w *fuzzWorld) check(t *testing.T) {
 	fsys := w.faultFS()
-	res, err := core.Discover(fsys, w.ctx.cwd, w.ctx.home, w.opts)
+	res, err := core.Discover(context.Background(), fsys, w.ctx.cwd, w.ctx.home, w.opts)
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
 	}
@@ -803,7 +804,7 @@ func (w *fuzzWorld) check(t *testing.T) {
 
 	// S42: the same bytes again, through Call, and with shuffled listings
 	// and no PrefixReader.
-	res2, _ := core.Discover(fsys, w.ctx.cwd, w.ctx.home, w.opts)
+	res2, _ := core.Discover(context.Background(), fsys, w.ctx.cwd, w.ctx.home, w.opts)
 	if again := wire.AppendJSON(nil, res2); !bytes.Equal(again, got) {
 		t.Fatalf("second call differs:\n%s\n%s", got, again)
 	}
@@ -812,7 +813,7 @@ func (w *fuzzWorld) check(t *testing.T) {
 	cached := w.opts
 	cached.FrontmatterCache = &core.FrontmatterCache{}
 	for i := range 2 {
-		res, _ := core.Discover(fsys, w.ctx.cwd, w.ctx.home, cached)
+		res, _ := core.Discover(context.Background(), fsys, w.ctx.cwd, w.ctx.home, cached)
 		if again := wire.AppendJSON(nil, res); !bytes.Equal(again, got) {
 			t.Fatalf("discovery %d with a frontmatter cache differs:\n%s\n%s", i+1, got, again)
 		}
@@ -820,18 +821,18 @@ func (w *fuzzWorld) check(t *testing.T) {
 	h := fnv.New64a()
 	h.Write(w.in.data)
 	shuffled := &shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(h.Sum64(), 7))}
-	res3, _ := core.Discover(shuffled, w.ctx.cwd, w.ctx.home, w.opts)
+	res3, _ := core.Discover(context.Background(), shuffled, w.ctx.cwd, w.ctx.home, w.opts)
 	if again := wire.AppendJSON(nil, res3); !bytes.Equal(again, got) {
 		t.Fatalf("shuffled listing or whole-file reads differ:\n%s\n%s", got, again)
 	}
-	optsJSON, _ := json.Marshal(w.opts)
+	optsJSON := wire.AppendOptions(nil, &w.opts)
 	req, _ := json.Marshal(map[string]any{"op": "discover", "cwd": w.ctx.cwd, "home": w.ctx.home,
 		"options": json.RawMessage(optsJSON)})
 	if viaCall := wire.Call(fsys, req); !bytes.Equal(viaCall, got) {
 		t.Fatalf("Call differs:\n%s\n%s", got, viaCall)
 	}
 
-	if !w.opts.Enabled {
+	if w.opts.Disabled {
 		if len(res.Skills)+len(res.Warnings)+len(res.Shadowed) != 0 {
 			t.Fatalf("S22: disabled, yet %s", got)
 		}
@@ -848,11 +849,11 @@ func (w *fuzzWorld) check(t *testing.T) {
 func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
 	t.Helper()
 	for _, root := range w.roots {
-		res, err := core.ScanDir(fsys, root, "claude:project")
+		res, err := core.ScanDir(context.Background(), fsys, root, "claude:project")
 		if err != nil {
 			t.Fatalf("ScanDir(%s): %v", root, err)
 		}
-		if again, _ := core.ScanDir(&shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(1, 2))}, root, "claude:project"); !bytes.Equal(wire.AppendJSON(nil, again), wire.AppendJSON(nil, res)) {
+		if again, _ := core.ScanDir(context.Background(), &shuffledFS{FS: fsys, rng: rand.New(rand.NewPCG(1, 2))}, root, "claude:project"); !bytes.Equal(wire.AppendJSON(nil, again), wire.AppendJSON(nil, res)) {
 			t.Fatalf("S42: ScanDir(%s) depends on listing order or PrefixReader", root)
 		}
 		code := w.rootCode(root)
@@ -905,7 +906,7 @@ func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
 func (w *fuzzWorld) checkValidate(t *testing.T, fsys core.FS, s *fuzzSkill, root string, scan *core.ScanResult) {
 	t.Helper()
 	dir := path.Dir(s.file)
-	v, err := core.Validate(fsys, dir)
+	v, err := core.Validate(context.Background(), fsys, dir)
 	if err != nil {
 		t.Fatalf("Validate(%s): %v", dir, err)
 	}
@@ -1199,7 +1200,7 @@ func (w *fuzzWorld) checkWarnings(t *testing.T, res *core.Result) {
 	if !w.anyOn() {
 		return
 	}
-	switch code := core.ErrorCode(w.registryErr()); {
+	switch code := core.POSIXCode(w.registryErr()); {
 	case code != "" && code != core.ENOENT:
 		if !has("[Claude Code plugins] Failed to read plugin registry: " + registryPath + " (" + code + ")") {
 			t.Fatalf("S20: no warning for the registry (%s): %+v", code, res.Warnings)

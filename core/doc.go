@@ -11,7 +11,7 @@
 //   - S1: a load context is an absolute cwd and home; both are cleaned; a
 //     relative one is an INVALID_ARGUMENT error ([Discover]).
 //   - S2: every file access goes through [FS]; failures carry a POSIX code
-//     ([ErrorCode]), and messages quote only that code, so every host gives
+//     ([POSIXCode]), and messages quote only that code, so every host gives
 //     the same bytes (S42).
 //   - S3: the agent's config directory is [Options].ConfigDirName (".xcsh").
 //
@@ -54,6 +54,8 @@
 //     codex, and a host's extra providers) in priority order.
 //   - S48: ~/.codex/skills/.system, where Codex installs its bundled
 //     skills, is a codex user root scanned after ~/.codex/skills.
+//   - S81: the zero [Options] is the defaults; its switches are named
+//     Disable..., so a field left out keeps its default.
 //   - S22-S24: the master switch, per-source toggles, and name filters
 //     (disabledExtensions, ignoredSkills and includeSkills globs).
 //   - S25, S26: the first skill of a name wins; the same file reached twice
@@ -194,6 +196,17 @@
 // the same discovery now would give the same result (a read asked again
 // as its file's version, [Versioner], when that version stands for the
 // bytes read; inputs.go says when).
+//
+// # Cancellation
+//
+// The operations that read the filesystem ([Discover], [ScanDir],
+// [Resolve], [ListFiles], [Validate], [ContextFiles], [ExpandCommand]) take
+// a context first. They check it before they read anything and then
+// between roots, skills, folders and files, so a done context stops them
+// within a few filesystem calls; the error wraps ctx.Err() (errors.Is(err,
+// context.Canceled) or context.DeadlineExceeded holds) and no partial
+// result is returned. The operations on skills already found ([Match],
+// [Explain], [RenderPrompt], [Commands]) read nothing and take none.
 //
 // # Calling the engine as data
 //

@@ -1,6 +1,10 @@
 package core
 
-import "github.com/skilldex/skilldex/internal/panictext"
+import (
+	"context"
+
+	"github.com/skilldex/skilldex/internal/panictext"
+)
 
 // Error codes of failed operations. They are stable: hosts and the JS
 // package expose them as the `code` of an error, and tests match on them.
@@ -27,6 +31,30 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 
 func errorf(code, message string) *Error { return &Error{Code: code, Message: message} }
+
+// canceledError is the error of an operation whose context was done before
+// it finished: it wraps ctx.Err(), so errors.Is(err, context.Canceled) (or
+// context.DeadlineExceeded) holds, and names the operation. An operation
+// checks its context before it starts and between the roots, skills,
+// folders or files it reads, so it stops within a few filesystem calls of
+// the cancellation; it returns no partial result.
+type canceledError struct {
+	Op  string // "discover", "resolve", ...
+	Err error  // ctx.Err()
+}
+
+func (e *canceledError) Error() string { return e.Op + ": " + e.Err.Error() }
+
+func (e *canceledError) Unwrap() error { return e.Err }
+
+// canceled returns the error of op stopped by ctx when ctx is done, else
+// nil.
+func canceled(ctx context.Context, op string) error {
+	if err := ctx.Err(); err != nil {
+		return &canceledError{Op: op, Err: err}
+	}
+	return nil
+}
 
 // panicText is the message of a recovered panic value.
 func panicText(r any) string { return panictext.Of(r) }

@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -278,7 +279,7 @@ func runFaultCases(t *testing.T, cases []faultCase) {
 					if tc.setup != nil {
 						tc.setup(t, e)
 					}
-					res, err := core.Discover(e.spy, fCwd, fHome, core.DefaultOptions())
+					res, err := core.Discover(context.Background(), e.spy, fCwd, fHome, core.DefaultOptions())
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -548,14 +549,14 @@ func TestDiscover_registryFIFO(t *testing.T) {
 	must(t, syscall.Mkfifo(reg, 0o644))
 	done := make(chan *core.Result, 1)
 	go func() {
-		res, _ := core.Discover(e.base, fCwd, fHome, core.DefaultOptions())
+		res, _ := core.Discover(context.Background(), e.base, fCwd, fHome, core.DefaultOptions())
 		done <- res
 	}()
 	select {
 	case res := <-done:
 		checkFaultResult(t, faultCase{warn: [][]string{{"installed_plugins.json"}}}, res)
-	case <-time.After(3 * time.Second):
-		t.Errorf("Discover blocked for 3 s on a FIFO plugin registry")
+	case <-time.After(30 * time.Second): // a hang guard, not a time bound: discovery takes milliseconds
+		t.Errorf("Discover blocked for 30 s on a FIFO plugin registry")
 		w, err := os.OpenFile(reg, os.O_WRONLY, 0) // release it
 		must(t, err)
 		w.Close()
@@ -608,23 +609,23 @@ func TestDiscover_registryTooLarge(t *testing.T) {
 	buildNeighbours(t, m)
 	reg := fHome + "/.claude/plugins/installed_plugins.json"
 	must(t, m.WriteFile(reg, append([]byte(`{"version":2,"plugins":{}}`), bytes.Repeat([]byte(" "), 16<<20)...)))
-	res, err := core.Discover(m, fCwd, fHome, core.DefaultOptions())
+	res, err := core.Discover(context.Background(), m, fCwd, fHome, core.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkFaultResult(t, faultCase{warn: [][]string{{"", "[Claude Code plugins] Failed to read plugin registry: " + reg + " (EFBIG)"}}}, res)
 }
 
-// TestErrorCode_unknownCodes: a code outside the set every host carries
+// TestPOSIXCode_unknownCodes: a code outside the set every host carries
 // (wasm/ABI.md's errno table) reads as EIO, so a warning quoting it is the
 // same natively and through the module (S42).
-func TestErrorCode_unknownCodes(t *testing.T) {
+func TestPOSIXCode_unknownCodes(t *testing.T) {
 	for code, want := range map[string]string{
 		"ENOENT": "ENOENT", "ENAMETOOLONG": "ENAMETOOLONG", "EPERM": "EPERM",
 		"EBUSY": "EIO", "": "EIO", "enoent": "EIO",
 	} {
-		if got := core.ErrorCode(&core.PathError{Op: "stat", Path: "/x", Code: code}); got != want {
-			t.Errorf("ErrorCode(%q) = %q, want %q", code, got, want)
+		if got := core.POSIXCode(&core.PathError{Op: "stat", Path: "/x", Code: code}); got != want {
+			t.Errorf("POSIXCode(%q) = %q, want %q", code, got, want)
 		}
 	}
 }
@@ -643,12 +644,12 @@ func (e asPathError) As(target any) bool {
 	return false
 }
 
-// TestErrorCode_wrapped: ErrorCode finds a *PathError wherever errors.As
+// TestPOSIXCode_wrapped: POSIXCode finds a *PathError wherever errors.As
 // would (wrapped by %w, in a Join, behind an As method), with the code
 // errors.As's gives; the engine walks the chain itself rather than through
-// reflection (issue 10), and the codes in warnings stay the same natively
+// reflection, and the codes in warnings stay the same natively
 // and in wasm (S42).
-func TestErrorCode_wrapped(t *testing.T) {
+func TestPOSIXCode_wrapped(t *testing.T) {
 	enoent := &core.PathError{Op: "readDir", Path: "/r", Code: core.ENOENT}
 	eacces := &core.PathError{Op: "lstat", Path: "/s", Code: core.EACCES}
 	for _, tc := range []struct {
@@ -668,8 +669,8 @@ func TestErrorCode_wrapped(t *testing.T) {
 		if errors.As(tc.err, &pe) && pe.Code != "EBUSY" {
 			want = pe.Code
 		}
-		if got := core.ErrorCode(tc.err); got != want {
-			t.Errorf("%s: ErrorCode = %q, want %q (errors.As)", tc.name, got, want)
+		if got := core.POSIXCode(tc.err); got != want {
+			t.Errorf("%s: POSIXCode = %q, want %q (errors.As)", tc.name, got, want)
 		}
 	}
 }

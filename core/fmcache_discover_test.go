@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strconv"
 	"testing"
@@ -29,7 +30,7 @@ func TestFrontmatterCache_discoveries(t *testing.T) {
 
 	cache := &core.FrontmatterCache{}
 	discover := func(opts core.Options) []byte {
-		res, err := core.Discover(fs, "/work/p", "/home/u", opts)
+		res, err := core.Discover(context.Background(), fs, "/work/p", "/home/u", opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +94,7 @@ func TestFrontmatterCache_concurrent(t *testing.T) {
 	want := map[string]bool{}
 	for _, v := range versions {
 		must(t, fs.WriteFile(root+"s0/SKILL.md", v))
-		res, err := core.Discover(fs, "/work/p", "/home/u", core.DefaultOptions())
+		res, err := core.Discover(context.Background(), fs, "/work/p", "/home/u", core.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +113,7 @@ func TestFrontmatterCache_concurrent(t *testing.T) {
 						return
 					}
 				}
-				res, err := core.Discover(fs, "/work/p", "/home/u", opts)
+				res, err := core.Discover(context.Background(), fs, "/work/p", "/home/u", opts)
 				if err != nil {
 					done <- err
 					return

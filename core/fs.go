@@ -49,7 +49,7 @@ type DirEntry struct {
 //
 // Implementations live in package fsadapter (the OS, memory, wasm host
 // imports) and must pass fsadapter/fsadaptertest. A failed call returns an
-// error for which [ErrorCode] gives a POSIX code such as "ENOENT"; results
+// error for which [POSIXCode] gives a POSIX code such as "ENOENT"; results
 // never depend on a host's own error text (SPEC S42).
 //
 // ReadDir may return entries in any order; the core sorts them.
@@ -95,7 +95,7 @@ const (
 )
 
 // knownCode reports the codes that cross every host boundary (wasm/ABI.md's
-// errno table). [ErrorCode] reports any other code as EIO, so an adapter's
+// errno table). [POSIXCode] reports any other code as EIO, so an adapter's
 // unusual code (EBUSY, say) gives the same bytes natively and in wasm (S42).
 // A switch, not a package-level map: the engine module is a build-time
 // snapshot, which must hold no map built at init (wasm/ABI.md#the-module).
@@ -118,34 +118,59 @@ type PathError struct {
 
 func (e *PathError) Error() string { return e.Op + " " + e.Path + ": " + e.Code }
 
-// ErrorCode returns the POSIX code carried by err: the Code of a
-// [*PathError] in its chain when it is one of the codes every host can
-// carry (ENOENT, ENOTDIR, EISDIR, EACCES, ELOOP, EIO, EINVAL, EFBIG,
-// ENAMETOOLONG, EPERM, EXDEV, ENOSYS), "EIO" for any other error, "" for nil.
-func ErrorCode(err error) string {
+// POSIXCode returns the POSIX code of a filesystem failure: the Code of
+// the first [*PathError] in err's chain when it is one of the codes every
+// host can carry (ENOENT, ENOTDIR, EISDIR, EACCES, ELOOP, EIO, EINVAL, EFBIG,
+// ENAMETOOLONG, EPERM, EXDEV, ENOSYS), "EIO" for any other error, "" for
+// nil. It answers what an [FS] said; for the code of a failed operation
+// (PATH_TRAVERSAL, UNKNOWN_SKILL...) use [OperationCode].
+func POSIXCode(err error) string {
 	if err == nil {
 		return ""
 	}
-	if pe := findPathError(err); pe != nil && knownCode(pe.Code) {
+	if pe := findInChain[*PathError](err); pe != nil && knownCode(pe.Code) {
 		return pe.Code
 	}
 	return EIO
 }
 
-// findPathError is errors.As(err, &pe) for a *PathError: the first in err's
-// tree, depth first (Unwrap() error and Unwrap() []error), or nil. Written
-// out because errors.As reaches the target through reflection, whose code
-// (about 17 KB of wasm) V8 compiled for a fresh instance's first discovery
-// only for this (issue 10). An error's own As method is honoured as there.
-func findPathError(err error) *PathError {
+// ErrorCode is [POSIXCode].
+//
+// Deprecated: the name does not say which code it is; use [POSIXCode] for
+// a filesystem failure's errno, [OperationCode] for an operation's code.
+func ErrorCode(err error) string { return POSIXCode(err) }
+
+// OperationCode returns the code of a failed operation, as hosts report it
+// (the Code* constants: INVALID_ARGUMENT, PATH_TRAVERSAL, UNKNOWN_SKILL...):
+// the Code of the first [*Error] in err's chain, "" for nil, and
+// [CodeInternal] for any other error (wire.Call reports such an error the
+// same way). A filesystem failure's errno is [POSIXCode]'s answer.
+func OperationCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	if e := findInChain[*Error](err); e != nil {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// findInChain is errors.As(err, &t) for a pointer type T: the first T in
+// err's tree, depth first (Unwrap() error and Unwrap() []error), or the
+// zero T. Written out because errors.As reaches the target through
+// reflection, whose code (about 17 KB of wasm) V8 compiled for a fresh
+// instance's first discovery only for this. An error's own As method is
+// honoured as there.
+func findInChain[T error](err error) T {
+	var zero T
 	for err != nil {
-		if pe, ok := err.(*PathError); ok {
-			return pe
+		if t, ok := err.(T); ok {
+			return t
 		}
 		if x, ok := err.(interface{ As(any) bool }); ok {
-			var pe *PathError
-			if x.As(&pe) {
-				return pe
+			var t T
+			if x.As(&t) {
+				return t
 			}
 		}
 		switch x := err.(type) {
@@ -153,17 +178,17 @@ func findPathError(err error) *PathError {
 			err = x.Unwrap()
 		case interface{ Unwrap() []error }:
 			for _, e := range x.Unwrap() {
-				if pe := findPathError(e); pe != nil {
-					return pe
+				if t := findInChain[T](e); any(t) != any(zero) {
+					return t
 				}
 			}
-			return nil
+			return zero
 		default:
-			return nil
+			return zero
 		}
 	}
-	return nil
+	return zero
 }
 
 // IsNotExist reports whether err carries ENOENT.
-func IsNotExist(err error) bool { return ErrorCode(err) == ENOENT }
+func IsNotExist(err error) bool { return POSIXCode(err) == ENOENT }

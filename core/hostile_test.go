@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -188,7 +189,7 @@ func TestDiscover_hugeSkillFile(t *testing.T) {
 				}
 				spy := newSpy(fsys)
 				start := time.Now()
-				res, err := core.Discover(spy, fCwd, fHome, core.DefaultOptions())
+				res, err := core.Discover(context.Background(), spy, fCwd, fHome, core.DefaultOptions())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -228,7 +229,7 @@ func TestDiscover_10000Entries(t *testing.T) {
 				must(t, e.b.WriteFile(fRoot+"/"+name+"/SKILL.md", []byte("---\ndescription: "+name+"\n---\n")))
 			}
 			start := time.Now()
-			res, err := core.Discover(e.base, fCwd, fHome, core.DefaultOptions())
+			res, err := core.Discover(context.Background(), e.base, fCwd, fHome, core.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -269,7 +270,7 @@ func TestDiscover_maxRootEntries(t *testing.T) {
 					must(t, e.b.WriteFile(fmt.Sprintf("%s/f%05d", fRoot, i), nil))
 				}
 			}
-			res, err := core.Discover(e.base, fCwd, fHome, core.DefaultOptions())
+			res, err := core.Discover(context.Background(), e.base, fCwd, fHome, core.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -304,7 +305,7 @@ func TestDiscover_longFirstLine(t *testing.T) {
 		m := memfs.New()
 		buildNeighbours(t, m)
 		must(t, m.WriteFile(fFile, bytes.Repeat([]byte("x"), size)))
-		res, err := core.Discover(m, fCwd, fHome, core.DefaultOptions())
+		res, err := core.Discover(context.Background(), m, fCwd, fHome, core.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -236,7 +236,7 @@ func (r *recorder) call(kind inputKind, p string, err error) {
 	r.rec = append(r.rec[:0], byte(kind))
 	r.rec = binary.AppendUvarint(r.rec, uint64(common))
 	r.rec = appendString(r.rec, p[common:])
-	r.rec = appendString(r.rec, ErrorCode(err))
+	r.rec = appendString(r.rec, POSIXCode(err))
 }
 
 func (r *recorder) end() { r.in.add(r.rec) }
@@ -341,7 +341,7 @@ func (r *recorder) version(p string) FileVersion {
 		return FileVersion{}
 	}
 	v, err := r.versioner.FileVersion(p)
-	if ErrorCode(err) == ENOSYS {
+	if POSIXCode(err) == ENOSYS {
 		r.versioner = nil // it has no versions to give: ask no more
 	}
 	if err != nil {
@@ -419,7 +419,7 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 		switch kind {
 		case askReadDir:
 			entries, err := fsys.ReadDir(p)
-			if ErrorCode(err) != code || !d.sameEntries(entries) {
+			if POSIXCode(err) != code || !d.sameEntries(entries) {
 				return false
 			}
 		case askStat, askLstat:
@@ -428,12 +428,12 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 				stat = fsys.Lstat
 			}
 			t, err := stat(p)
-			if c := ErrorCode(err); c != code || FileType(d.byte()) != t && c == "" {
+			if c := POSIXCode(err); c != code || FileType(d.byte()) != t && c == "" {
 				return false
 			}
 		case askRealpath:
 			s, err := fsys.Realpath(p)
-			if c := ErrorCode(err); c != code || string(d.bytes()) != s && c == "" {
+			if c := POSIXCode(err); c != code || string(d.bytes()) != s && c == "" {
 				return false
 			}
 		default:
@@ -451,7 +451,7 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 			data := d.bytes()
 			if versioner != nil && (code == ENOENT || code == ENOTDIR) {
 				// A read that found no file: so does a stat, for less.
-				if _, err := versioner.FileVersion(p); ErrorCode(err) != code {
+				if _, err := versioner.FileVersion(p); POSIXCode(err) != code {
 					return false
 				}
 				continue
@@ -496,7 +496,7 @@ func readAgain(fsys FS, kind inputKind, within, p string, buf []byte, x read, co
 	default:
 		return false
 	}
-	if ErrorCode(err) != code {
+	if POSIXCode(err) != code {
 		return false
 	}
 	return err != nil || got == x && string(b) == string(data)

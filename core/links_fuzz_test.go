@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"context"
 	"errors"
 	"path"
 	"regexp"
@@ -227,7 +228,7 @@ func newLinkWorld(t *testing.T, states []byte) *linkWorld {
 	if after == nil {
 		after = before
 	}
-	res, err := core.Discover(buildLinkTree(t, before), ltRepo, ltHome, core.DefaultOptions())
+	res, err := core.Discover(context.Background(), buildLinkTree(t, before), ltRepo, ltHome, core.DefaultOptions())
 	if err != nil {
 		t.Fatalf("Discover: %v", err)
 	}
@@ -292,7 +293,7 @@ func (w *linkWorld) checkCode(op string, err error, codes ...string) {
 func (w *linkWorld) resolve(s *core.Skill, rel string) {
 	w.t.Helper()
 	url := "skill://" + s.Name + "/" + rel
-	r, err := core.Resolve(w.fsys, url, w.skills)
+	r, err := core.Resolve(context.Background(), w.fsys, url, w.skills)
 	if err != nil {
 		w.checkCode("Resolve("+url+")", err, core.CodeInvalidURL, core.CodeMissingName, core.CodeUnknownSkill,
 			core.CodeAbsolutePath, core.CodePathTraversal, core.CodePathEscape, core.CodeNotFound, core.CodeTooLarge)
@@ -312,7 +313,7 @@ func FuzzListFiles(f *testing.F) {
 			s := &w.skills[i]
 			w.resolve(s, rel)
 			w.resolve(s, "")
-			l, err := core.ListFiles(w.fsys, s.Name, w.skills)
+			l, err := core.ListFiles(context.Background(), w.fsys, s.Name, w.skills)
 			if err != nil {
 				w.checkCode("ListFiles("+s.Name+")", err, core.CodeNotFound, core.CodeUnknownSkill)
 				continue
@@ -331,7 +332,7 @@ func FuzzListFiles(f *testing.F) {
 				}
 				w.checkRead(s, "ListFiles", p, string(data))
 				// S44: what is listed can be read.
-				r, err := core.Resolve(w.fsys, "skill://"+s.Name+"/"+f, w.skills)
+				r, err := core.Resolve(context.Background(), w.fsys, "skill://"+s.Name+"/"+f, w.skills)
 				if err != nil {
 					t.Fatalf("ListFiles(%s) lists %s, which Resolve refuses: %v", s.Name, f, err)
 				}
@@ -348,7 +349,7 @@ func FuzzExpand(f *testing.F) {
 	f.Fuzz(func(t *testing.T, states []byte, text string) {
 		w := newLinkWorld(t, states)
 		expand := func(text string) {
-			e, err := core.ExpandCommand(w.fsys, text, w.skills, true)
+			e, err := core.ExpandCommand(context.Background(), w.fsys, text, w.skills, true)
 			if err != nil {
 				w.checkCode("ExpandCommand("+text+")", err, core.CodeNotFound, core.CodeInvalidArgument,
 					core.CodePathEscape, core.CodeTooLarge)

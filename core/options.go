@@ -1,40 +1,38 @@
 package core
 
-// Options are the discovery options of SPEC section 5. Start from
-// [DefaultOptions]: the zero value disables everything.
+// Options are the discovery options of SPEC section 5. The zero value is
+// the defaults: every source on, no filters, config directory ".xcsh". Each
+// field says what it changes from them, so a field left out keeps its
+// default (the switches are Disable..., off unless set).
 type Options struct {
-	Enabled             bool       `json:"enabled"`             // S22 master switch
-	EnableCodexUser     bool       `json:"enableCodexUser"`     // S23
-	EnableClaudeUser    bool       `json:"enableClaudeUser"`    // S23
-	EnableClaudeProject bool       `json:"enableClaudeProject"` // S23
-	EnablePiUser        bool       `json:"enablePiUser"`        // S23: native:user
-	EnablePiProject     bool       `json:"enablePiProject"`     // S23: native:project
-	CustomDirectories   []string   `json:"customDirectories"`   // S26
-	IgnoredSkills       []string   `json:"ignoredSkills"`       // S24 globs
-	IncludeSkills       []string   `json:"includeSkills"`       // S24 globs
-	DisabledExtensions  []string   `json:"disabledExtensions"`  // S24: "skill:<name>"
-	ConfigDirName       string     `json:"configDirName"`       // S3, default ".xcsh"
-	ExtraProviders      []Provider `json:"extraProviders"`      // S19
+	Disabled             bool       // S22 master switch: true finds nothing, reads nothing
+	DisableCodexUser     bool       // S23
+	DisableClaudeUser    bool       // S23
+	DisableClaudeProject bool       // S23
+	DisablePiUser        bool       // S23: native:user
+	DisablePiProject     bool       // S23: native:project
+	CustomDirectories    []string   // S26
+	IgnoredSkills        []string   // S24 globs
+	IncludeSkills        []string   // S24 globs
+	DisabledExtensions   []string   // S24: "skill:<name>"
+	ConfigDirName        string     // S3; "" is the default ".xcsh"
+	ExtraProviders       []Provider // S19
 
 	// FrontmatterCache, when set, keeps frontmatter results from one
 	// discovery to the next (a host that discovers often: an editor).
 	// Results are the same with or without it; see [FrontmatterCache] for
 	// what its skills share with it.
-	FrontmatterCache *FrontmatterCache `json:"-"`
+	FrontmatterCache *FrontmatterCache
 }
 
-// DefaultOptions returns the SPEC section 5 defaults: everything enabled,
-// no filters, config directory ".xcsh".
+// DefaultConfigDirName is the config directory of S3, which an empty
+// [Options].ConfigDirName means.
+const DefaultConfigDirName = ".xcsh"
+
+// DefaultOptions returns the SPEC section 5 defaults: the zero [Options]
+// with its config directory spelt out.
 func DefaultOptions() Options {
-	return Options{
-		Enabled:             true,
-		EnableCodexUser:     true,
-		EnableClaudeUser:    true,
-		EnableClaudeProject: true,
-		EnablePiUser:        true,
-		EnablePiProject:     true,
-		ConfigDirName:       ".xcsh",
-	}
+	return Options{ConfigDirName: DefaultConfigDirName}
 }
 
 // Provider is a source of skills described as data (SPEC section 4, S19): a

@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,7 +75,7 @@ func TestPrefetch_hint(t *testing.T) {
 		return fs
 	}
 	run := func(fsys core.FS) []byte {
-		res, err := core.Discover(fsys, "/work/p", "/home/u", core.DefaultOptions())
+		res, err := core.Discover(context.Background(), fsys, "/work/p", "/home/u", core.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -184,7 +184,7 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 		if IsNotExist(err) {
 			return nil
 		}
-		return []providerItem{{warning: "Failed to read plugin registry: " + file + " (" + ErrorCode(err) + ")"}}
+		return []providerItem{{warning: "Failed to read plugin registry: " + file + " (" + POSIXCode(err) + ")"}}
 	}
 	doc, err := parseJSON(data)
 	top, _ := doc.(*Map)

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"path"
 	"strconv"
 	"strings"
@@ -51,7 +52,10 @@ type Resource struct {
 // A "\" in the path is a separator like "/", on every host: the result never
 // depends on whether the host's filesystem treats it so. When several skills
 // share a name (a hand-built list), the first one is used.
-func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
+func Resolve(ctx context.Context, fsys FS, url string, skills []Skill) (*Resource, error) {
+	if err := canceled(ctx, "resolve"); err != nil {
+		return nil, err
+	}
 	if len(url) > MaxURLBytes { // S45, before any work: decoding is linear, the checks below are not
 		return nil, errorf(CodeInvalidURL, "Invalid URL: "+firstRunes(url, 200)+"…")
 	}
@@ -84,10 +88,10 @@ func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
 			if _, ok := err.(*Error); ok {
 				return nil, err
 			}
-			return nil, notFound(target, ErrorCode(err))
+			return nil, notFound(target, POSIXCode(err))
 		}
 		if real, err = fsys.Realpath(target); err != nil {
-			return nil, notFound(target, ErrorCode(err))
+			return nil, notFound(target, POSIXCode(err))
 		}
 	} else {
 		var err error
@@ -95,12 +99,12 @@ func Resolve(fsys FS, url string, skills []Skill) (*Resource, error) {
 			return nil, err
 		}
 		if within, err = fsys.Realpath(base); err != nil {
-			return nil, notFound(target, ErrorCode(err))
+			return nil, notFound(target, POSIXCode(err))
 		}
 	}
 	typ, statErr := fsys.Stat(real)
 	if statErr != nil {
-		return nil, notFound(target, ErrorCode(statErr))
+		return nil, notFound(target, POSIXCode(statErr))
 	}
 	if typ == TypeDir { // S56
 		return nil, errorf(CodeNotFound, target+" is a directory; list a skill's files with listFiles")
@@ -151,10 +155,10 @@ func readError(target string, err error, limit string) *Error {
 	if tl, ok := err.(*errTooLarge); ok {
 		return errorf(CodeTooLarge, "File too large: "+target+" ("+strconv.FormatInt(tl.size, 10)+" bytes; the limit is "+limit+")")
 	}
-	if ErrorCode(err) == EXDEV {
+	if POSIXCode(err) == EXDEV {
 		return errorf(CodePathEscape, "Path traversal is not allowed")
 	}
-	return notFound(target, ErrorCode(err))
+	return notFound(target, POSIXCode(err))
 }
 
 // parseSkillURL splits a skill:// URL into its decoded name and path (S29).
@@ -287,7 +291,7 @@ func pathWithin(p, dir string) bool {
 func containedRealpath(fsys FS, base, target string) (string, error) {
 	realBase, err := fsys.Realpath(base)
 	if err != nil {
-		return "", notFound(target, ErrorCode(err))
+		return "", notFound(target, POSIXCode(err))
 	}
 	real, err := fsys.Realpath(target)
 	if err == nil {
@@ -304,7 +308,7 @@ func containedRealpath(fsys FS, base, target string) (string, error) {
 			break
 		}
 	}
-	return "", notFound(target, ErrorCode(err))
+	return "", notFound(target, POSIXCode(err))
 }
 
 // notFound is the S31 NOT_FOUND error for target, given the code of the
@@ -357,7 +361,10 @@ const MaxListFiles = 10000
 //
 // Errors: an empty name is MISSING_NAME, an unknown one UNKNOWN_SKILL (the
 // S50 message), and a baseDir that cannot be listed NOT_FOUND.
-func ListFiles(fsys FS, name string, skills []Skill) (*FileList, error) {
+func ListFiles(ctx context.Context, fsys FS, name string, skills []Skill) (*FileList, error) {
+	if err := canceled(ctx, "listFiles"); err != nil {
+		return nil, err
+	}
 	if name == "" {
 		return nil, errorf(CodeMissingName, "listFiles requires a skill name")
 	}
@@ -366,16 +373,19 @@ func ListFiles(fsys FS, name string, skills []Skill) (*FileList, error) {
 		return nil, e
 	}
 	base := skillBaseDir(s)
-	w, err := walkSkillDir(fsys, base, s)
+	w, err := walkSkillDir(ctx, fsys, base, s)
 	if err != nil {
-		return nil, notFound(base, ErrorCode(err))
+		return nil, notFound(base, POSIXCode(err))
+	}
+	if err := canceled(ctx, "listFiles"); err != nil {
+		return nil, err
 	}
 	return &FileList{Name: s.Name, BaseDir: base, Files: w.files, Truncated: w.truncated}, nil
 }
 
 // walkSkillDir lists the files below dir as [ListFiles] describes. It fails
 // only when dir itself has no realpath or cannot be listed.
-func walkSkillDir(fsys FS, dir string, s *Skill) (*skillWalker, error) {
+func walkSkillDir(ctx context.Context, fsys FS, dir string, s *Skill) (*skillWalker, error) {
 	realBase, err := fsys.Realpath(dir)
 	if err != nil {
 		return nil, err
@@ -385,7 +395,7 @@ func walkSkillDir(fsys FS, dir string, s *Skill) (*skillWalker, error) {
 		return nil, err
 	}
 	w := &skillWalker{fsys: fsys, realBase: realBase, skill: s, files: []string{}, seen: map[string]bool{realBase: true}}
-	w.walk(dir, "", realBase, 1, entries)
+	w.walk(ctx, dir, "", realBase, 1, entries)
 	sortFunc(w.files, strings.Compare)
 	return w, nil
 }
@@ -402,10 +412,10 @@ type skillWalker struct {
 // walk lists dir, whose entries are given, whose path relative to the
 // skill is rel ("" or ending in "/"), whose realpath is real, and whose
 // files are at the given depth.
-func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry) {
+func (w *skillWalker) walk(ctx context.Context, dir, rel, real string, depth int, entries []DirEntry) {
 	sortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	for _, e := range entries {
-		if w.truncated {
+		if w.truncated || ctx.Err() != nil {
 			return
 		}
 		if e.Name == "" || e.Name[0] == '.' || strings.ContainsAny(e.Name, `\/`) || !utf8.ValidString(e.Name) {
@@ -460,7 +470,7 @@ func (w *skillWalker) walk(dir, rel, real string, depth int, entries []DirEntry)
 			if err != nil {
 				continue
 			}
-			w.walk(p, rel+e.Name+"/", childReal, depth+1, sub)
+			w.walk(ctx, p, rel+e.Name+"/", childReal, depth+1, sub)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/skilldex/skilldex/core"
@@ -13,10 +14,10 @@ func ExampleResolve() {
 	_ = fsys.WriteFile("/skills/pdf/references/tables.md", []byte("Use pdfplumber.\n"))
 	skills := []core.Skill{{Name: "pdf", Description: "PDFs.", FilePath: "/skills/pdf/SKILL.md", BaseDir: "/skills/pdf"}}
 
-	r, err := core.Resolve(fsys, "skill://pdf/references/tables.md", skills)
+	r, err := core.Resolve(context.Background(), fsys, "skill://pdf/references/tables.md", skills)
 	fmt.Printf("%q %s %d %v\n", r.Content, r.ContentType, r.Size, err)
 
-	_, err = core.Resolve(fsys, "skill://pdf/%2e%2e/secret", skills)
+	_, err = core.Resolve(context.Background(), fsys, "skill://pdf/%2e%2e/secret", skills)
 	fmt.Println(err.(*core.Error).Code, err)
 	// Output:
 	// "Use pdfplumber.\n" text/markdown 16 <nil>

@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"context"
 	"errors"
 	"path"
 	"slices"
@@ -106,7 +107,7 @@ func TestResolve_errors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := core.Resolve(fsys, tc.url, skills)
+			r, err := core.Resolve(context.Background(), fsys, tc.url, skills)
 			if err == nil {
 				t.Fatalf("Resolve(%q) = %+v, want %s", tc.url, r, tc.code)
 			}
@@ -123,7 +124,7 @@ func TestResolve_errors(t *testing.T) {
 
 func TestResolve_noSkills(t *testing.T) {
 	t.Parallel()
-	_, err := core.Resolve(memfs.New(), "skill://pdf", nil)
+	_, err := core.Resolve(context.Background(), memfs.New(), "skill://pdf", nil)
 	var e *core.Error
 	if !errors.As(err, &e) || e.Code != core.CodeUnknownSkill || e.Message != "Unknown skill: pdf\nAvailable: none" {
 		t.Fatalf("S30: got %v", err)
@@ -156,7 +157,7 @@ func TestResolve_success(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := core.Resolve(fsys, tc.url, skills)
+			r, err := core.Resolve(context.Background(), fsys, tc.url, skills)
 			if tc.source == "" {
 				// A segment that would decode to ".." is refused even when
 				// a file of that literal name exists (double encoding).
@@ -181,7 +182,7 @@ func TestResolve_readFault(t *testing.T) {
 	t.Parallel()
 	fsys, skills := resolveTree(t)
 	f := faultFS{FS: fsys, op: "readFile", path: "/skills/pdf/scripts/run.py", code: core.EACCES}
-	_, err := core.Resolve(f, "skill://pdf/scripts/run.py", skills)
+	_, err := core.Resolve(context.Background(), f, "skill://pdf/scripts/run.py", skills)
 	var e *core.Error
 	if !errors.As(err, &e) || e.Code != core.CodeNotFound || e.Message != "Failed to read file: /skills/pdf/scripts/run.py (EACCES)" {
 		t.Fatalf("got %v", err)
@@ -224,7 +225,7 @@ func TestListFiles(t *testing.T) {
 	if err := fsys.Symlink("references", "/skills/pdf/refs2"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := core.ListFiles(fsys, "pdf", skills)
+	got, err := core.ListFiles(context.Background(), fsys, "pdf", skills)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +251,7 @@ func TestListFiles_errors(t *testing.T) {
 		{"nope", core.CodeUnknownSkill, "Unknown skill: nope\nDid you mean: gone\nAvailable: docx, gone, pdf, plug:in"},
 		{"gone", core.CodeNotFound, "File not found: /nowhere"},
 	} {
-		_, err := core.ListFiles(fsys, tc.name, skills)
+		_, err := core.ListFiles(context.Background(), fsys, tc.name, skills)
 		var e *core.Error
 		if !errors.As(err, &e) || e.Code != tc.code || e.Message != tc.msg {
 			t.Errorf("ListFiles(%q) = %v, want %s %q", tc.name, err, tc.code, tc.msg)
@@ -345,7 +346,7 @@ func FuzzResolve(f *testing.F) {
 		realBase[s.Name] = r
 	}
 	f.Fuzz(func(t *testing.T, url string) {
-		r, err := core.Resolve(fsys, url, skills)
+		r, err := core.Resolve(context.Background(), fsys, url, skills)
 		if err != nil {
 			var e *core.Error
 			if !errors.As(err, &e) || !specCodes[e.Code] {

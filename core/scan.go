@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"math"
 	"path"
 	"slices"
@@ -45,7 +46,7 @@ type scanOutcome struct {
 
 // scanRoot scans one skills root, one level deep (SPEC S10 to S14):
 // listRoot, the read-ahead hint of its SKILL.md reads, then scan.
-func scanRoot(fsys FS, spec scanSpec) scanOutcome {
+func scanRoot(ctx context.Context, fsys FS, spec scanSpec) scanOutcome {
 	r, out := listRoot(fsys, spec)
 	if r == nil {
 		return out
@@ -53,7 +54,7 @@ func scanRoot(fsys FS, spec scanSpec) scanOutcome {
 	if p, ok := fsys.(Prefetcher); ok {
 		hintSkillReads(p, []*rootScan{r})
 	}
-	return r.scan()
+	return r.scan(ctx)
 }
 
 // listRoot reads a skills root's listing, sorts it (S11) and, when it
@@ -72,7 +73,7 @@ func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
 	var out scanOutcome
 	entries, err := fsys.ReadDir(spec.root)
 	if err != nil {
-		if code := ErrorCode(err); code != ENOENT && !(code == ENOTDIR && spec.quietENOTDIR) { // S12
+		if code := POSIXCode(err); code != ENOENT && !(code == ENOTDIR && spec.quietENOTDIR) { // S12
 			out.rootWarning = "Failed to read skills directory: " + spec.root + " (" + code + ")"
 		}
 		return nil, out
@@ -103,7 +104,7 @@ func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
 // waited for at exit (issue 10, see [scanContext]).
 //
 //go:noinline
-func (r *rootScan) scan() scanOutcome {
+func (r *rootScan) scan(ctx context.Context) scanOutcome {
 	if r.scanScratch == nil {
 		r.scanScratch = newScanScratch()
 	}
@@ -112,6 +113,9 @@ func (r *rootScan) scan() scanOutcome {
 		r.out.skills = make([]Skill, 0, r.candidates)
 	}
 	for i := range r.entries {
+		if ctx.Err() != nil {
+			break // the caller reports it (canceled)
+		}
 		r.entry(i)
 	}
 	sortSkills(r.out.skills)
@@ -420,7 +424,7 @@ func realJoin(dir, name string) string {
 // Anything else (EACCES, EIO, ...) is a SKILL.md that may exist but cannot
 // be read, and is reported.
 func (out *scanOutcome) readFailure(file string, err error) {
-	switch ErrorCode(err) {
+	switch POSIXCode(err) {
 	case ENOENT, ELOOP, ENOTDIR:
 		return
 	}
@@ -428,7 +432,7 @@ func (out *scanOutcome) readFailure(file string, err error) {
 }
 
 func readFailureMessage(file string, err error) string {
-	return "Failed to read skill file: " + file + " (" + ErrorCode(err) + ")"
+	return "Failed to read skill file: " + file + " (" + POSIXCode(err) + ")"
 }
 
 // realpathOr returns the realpath of p, or p itself when realpath fails (S25).

@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -47,7 +48,7 @@ func TestListFiles_linksLinear(t *testing.T) {
 	}
 	cfs := &countingFS{FS: fsys}
 	skills := []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}}
-	l, err := core.ListFiles(cfs, "x", skills)
+	l, err := core.ListFiles(context.Background(), cfs, "x", skills)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestListFiles_cap(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l, err := core.ListFiles(fsys, "x", []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}})
+	l, err := core.ListFiles(context.Background(), fsys, "x", []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,20 +101,20 @@ func TestResolve_bounds(t *testing.T) {
 		{Name: "y", FilePath: "/s/y/SKILL.md", BaseDir: "/s/y"},
 	}
 	var e *core.Error
-	_, err := core.Resolve(fsys, "skill://x/big.txt", skills)
+	_, err := core.Resolve(context.Background(), fsys, "skill://x/big.txt", skills)
 	if !errors.As(err, &e) || e.Code != core.CodeTooLarge ||
 		e.Message != "File too large: /s/x/big.txt (8388609 bytes; the limit is 8 MiB)" {
 		t.Errorf("Resolve(big) = %v", err)
 	}
-	if r, err := core.Resolve(fsys, "skill://x/limit.txt", skills); err != nil || r.Size != core.MaxResolveBytes {
+	if r, err := core.Resolve(context.Background(), fsys, "skill://x/limit.txt", skills); err != nil || r.Size != core.MaxResolveBytes {
 		t.Errorf("Resolve(8 MiB) = %v", err)
 	}
-	_, err = core.ExpandCommand(fsys, "/skill:x", skills, true)
+	_, err = core.ExpandCommand(context.Background(), fsys, "/skill:x", skills, true)
 	if !errors.As(err, &e) || e.Code != core.CodeTooLarge ||
 		e.Message != "File too large: /s/x/SKILL.md (1048577 bytes; the limit is 1 MiB)" {
 		t.Errorf("ExpandCommand(big) = %v", err)
 	}
-	if _, err := core.ExpandCommand(fsys, "/skill:y", skills, true); err != nil {
+	if _, err := core.ExpandCommand(context.Background(), fsys, "/skill:y", skills, true); err != nil {
 		t.Errorf("ExpandCommand(1 MiB) = %v", err)
 	}
 }
@@ -126,7 +127,7 @@ func TestResolve_longURL(t *testing.T) {
 	fsys := memfs.New()
 	cfs := &countingRealpathFS{FS: fsys}
 	url := "skill://x/" + strings.Repeat("a/", 128<<10)
-	_, err := core.Resolve(cfs, url, []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}})
+	_, err := core.Resolve(context.Background(), cfs, url, []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}})
 	var e *core.Error
 	if !errors.As(err, &e) || e.Code != core.CodeInvalidURL || e.Message != "Invalid URL: "+url[:200]+"…" {
 		t.Errorf("Resolve(256 KB URL) = %.300v", err)
@@ -158,7 +159,7 @@ func TestDiscover_linkOutsideNotRead(t *testing.T) {
 	must(t, fsys.Mkdir("/w/p/.git"))
 	must(t, fsys.WriteFile("/h/.claude/skills/mine/SKILL.md", []byte("---\ndescription: mine\n---\n")))
 	rf := &readLogFS{FS: fsys}
-	res, err := core.Discover(rf, "/w/p", "/h", core.DefaultOptions())
+	res, err := core.Discover(context.Background(), rf, "/w/p", "/h", core.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,13 +175,13 @@ func TestDiscover_linkOutsideNotRead(t *testing.T) {
 	if len(res.Shadowed) != 1 || res.Shadowed[0].Reason != core.ReasonLinkOutside || res.Shadowed[0].Name != "helper" {
 		t.Errorf("shadowed %+v", res.Shadowed)
 	}
-	if _, err := core.ExpandCommand(fsys, "/skill:helper", res.Skills, true); err != nil {
+	if _, err := core.ExpandCommand(context.Background(), fsys, "/skill:helper", res.Skills, true); err != nil {
 		t.Errorf("expand: %v", err)
 	}
 	// A hand-built list naming it anyway: S44 refuses at read time.
 	hand := []core.Skill{{Name: "helper", FilePath: "/w/p/.claude/skills/helper/SKILL.md", BaseDir: "/w/p/.claude/skills/helper"}}
 	var e *core.Error
-	if _, err := core.ExpandCommand(fsys, "/skill:helper", hand, true); !errors.As(err, &e) || e.Code != core.CodePathEscape {
+	if _, err := core.ExpandCommand(context.Background(), fsys, "/skill:helper", hand, true); !errors.As(err, &e) || e.Code != core.CodePathEscape {
 		t.Errorf("expand of a hand-built outside link = %v, want PATH_ESCAPE", err)
 	}
 }
@@ -213,7 +214,7 @@ func TestDiscover_replyBudget(t *testing.T) {
 	for i := 0; i < n; i++ {
 		must(t, fsys.WriteFile("/w/p/.claude/skills/s"+strconv.Itoa(i)+"/SKILL.md", big))
 	}
-	res, err := core.Discover(fsys, "/w/p", "/h", core.DefaultOptions())
+	res, err := core.Discover(context.Background(), fsys, "/w/p", "/h", core.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func TestDiscover_pluginRegistryDeduped(t *testing.T) {
 	reg.WriteString(`"zz@m":[{"scope":"user","installPath":"/other"}]}}`)
 	must(t, fsys.WriteFile("/h/.claude/plugins/installed_plugins.json", []byte(reg.String())))
 	spy := newSpy(fsys)
-	res, err := core.Discover(spy, "/w/p", "/h", core.DefaultOptions())
+	res, err := core.Discover(context.Background(), spy, "/w/p", "/h", core.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,9 +305,9 @@ func TestDiscover_linkOutsideSourceOff(t *testing.T) {
 	must(t, fsys.Mkdir("/w/p/.git"))
 	for _, on := range []bool{false, true} {
 		opts := core.DefaultOptions()
-		opts.EnableClaudeProject = on
+		opts.DisableClaudeProject = !on
 		rf := &readLogFS{FS: fsys}
-		res, err := core.Discover(rf, "/w/p", "/h", opts)
+		res, err := core.Discover(context.Background(), rf, "/w/p", "/h", opts)
 		must(t, err)
 		if len(res.Shadowed) != 1 || res.Shadowed[0].Reason != core.ReasonLinkOutside || res.Shadowed[0].Name != "leak" {
 			t.Errorf("on=%v: shadowed %+v", on, res.Shadowed)

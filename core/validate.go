@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"path"
 	"slices"
 	"strconv"
@@ -149,14 +150,17 @@ const (
 //     [ListFiles] walks: hidden entries skipped, 8 levels, links only inside
 //     the skill). Discovery looks one level below a skills root only, so it
 //     never finds it.
-func Validate(fsys FS, skillDir string) (*Validation, error) {
+func Validate(ctx context.Context, fsys FS, skillDir string) (*Validation, error) {
 	if !strings.HasPrefix(skillDir, "/") {
 		return nil, errorf(CodeInvalidArgument, "dir must be an absolute path")
+	}
+	if err := canceled(ctx, "validate"); err != nil {
+		return nil, err
 	}
 	dir := path.Clean(skillDir)
 	t, err := fsys.Stat(dir)
 	if err != nil {
-		if c := ErrorCode(err); c != ENOENT {
+		if c := POSIXCode(err); c != ENOENT {
 			return nil, errorf(CodeNotFound, "Directory not found: "+dir+" ("+c+")")
 		}
 		return nil, errorf(CodeNotFound, "Directory not found: "+dir)
@@ -167,19 +171,26 @@ func Validate(fsys FS, skillDir string) (*Validation, error) {
 	if children := skillFolders(fsys, dir); children != nil { // S51
 		root := &Validation{Dir: dir, Diagnostics: []Diagnostic{}, Skills: make([]Validation, 0, len(children))}
 		for _, c := range children {
-			root.Skills = append(root.Skills, *validateSkill(fsys, c, dir))
+			if err := canceled(ctx, "validate"); err != nil {
+				return nil, err
+			}
+			root.Skills = append(root.Skills, *validateSkill(ctx, fsys, c, dir))
 		}
 		return root, nil
 	}
-	return validateSkill(fsys, dir, path.Dir(dir)), nil
+	v := validateSkill(ctx, fsys, dir, path.Dir(dir))
+	if err := canceled(ctx, "validate"); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // validateSkill checks the skill folder dir (clean, absolute, a directory)
 // found in the skills root root (S43's boundaries).
-func validateSkill(fsys FS, dir, root string) *Validation {
+func validateSkill(ctx context.Context, fsys FS, dir, root string) *Validation {
 	v := &validator{fsys: fsys, dir: dir, root: root, out: &Validation{Dir: dir, Diagnostics: []Diagnostic{}}}
 	v.checkFile()
-	v.checkNested()
+	v.checkNested(ctx)
 	return v.out
 }
 
@@ -326,7 +337,7 @@ func (v *validator) read(file string) ([]byte, bool) {
 		return nil, false
 	}
 	if err != nil {
-		v.add(DiagUnreadable, SeverityError, "Failed to read skill file: "+file+" ("+ErrorCode(err)+")", 0)
+		v.add(DiagUnreadable, SeverityError, "Failed to read skill file: "+file+" ("+POSIXCode(err)+")", 0)
 		return nil, false
 	}
 	return data, true
@@ -577,8 +588,8 @@ func valueKind(v Value) string {
 	return "an unknown value"
 }
 
-func (v *validator) checkNested() {
-	w, err := walkSkillDir(v.fsys, v.dir, nil)
+func (v *validator) checkNested(ctx context.Context) {
+	w, err := walkSkillDir(ctx, v.fsys, v.dir, nil)
 	if err != nil {
 		return
 	}

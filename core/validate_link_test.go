@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"context"
 	"os"
 	"path"
 	"path/filepath"
@@ -93,7 +94,7 @@ func TestValidate_linkOutside(t *testing.T) {
 	for name, fsys := range linkFS(t) {
 		t.Run(name, func(t *testing.T) {
 			// Discovery's verdict on the same root (S28: folder and root).
-			scan, err := core.ScanDir(fsys.FS, "/w/skills", "")
+			scan, err := core.ScanDir(context.Background(), fsys.FS, "/w/skills", "")
 			must(t, err)
 			scanWarn := map[string]string{}
 			for _, w := range scan.Warnings {
@@ -105,7 +106,7 @@ func TestValidate_linkOutside(t *testing.T) {
 			}
 
 			fsys.reads = nil
-			root, err := core.Validate(fsys, "/w/skills")
+			root, err := core.Validate(context.Background(), fsys, "/w/skills")
 			must(t, err)
 			byDir := map[string]core.Validation{}
 			for _, v := range root.Skills {
@@ -113,7 +114,7 @@ func TestValidate_linkOutside(t *testing.T) {
 			}
 			for _, dir := range []string{"/w/skills/leak", "/w/skills/up", "/w/skills/sib", "/w/skills/in",
 				"/w/skills/plain", "/w/skills/lf", "/w/skills/lf-out"} {
-				one, err := core.Validate(fsys, dir)
+				one, err := core.Validate(context.Background(), fsys, dir)
 				must(t, err)
 				for label, v := range map[string]core.Validation{"skill": *one, "root": byDir[dir]} {
 					if v.Dir != dir {
@@ -182,7 +183,7 @@ func TestValidate_swappedForLink(t *testing.T) {
 	for name, fsys := range linkFS(t) {
 		t.Run(name, func(t *testing.T) {
 			sw := &swapFS{FS: fsys.FS, path: "/w/skills/leak/SKILL.md"}
-			v, err := core.Validate(sw, "/w/skills/leak")
+			v, err := core.Validate(context.Background(), sw, "/w/skills/leak")
 			must(t, err)
 			want := "Failed to read skill file: /w/skills/leak/SKILL.md (EXDEV)"
 			if len(v.Diagnostics) != 1 || v.Diagnostics[0].Code != core.DiagUnreadable || v.Diagnostics[0].Message != want {

@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -59,7 +60,7 @@ func TestValidate(t *testing.T) {
 			if err := fsys.Mkdir(tc.dir); err != nil {
 				t.Fatal(err)
 			}
-			v, err := core.Validate(fsys, tc.dir)
+			v, err := core.Validate(context.Background(), fsys, tc.dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +83,7 @@ func TestValidate_invalidYAML(t *testing.T) {
 	if err := fsys.WriteFile("/s/c/SKILL.md", []byte("---\nname: c\ndescription: Use when: x\n---\nBody\n")); err != nil {
 		t.Fatal(err)
 	}
-	v, err := core.Validate(fsys, "/s/c")
+	v, err := core.Validate(context.Background(), fsys, "/s/c")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestValidate_errors(t *testing.T) {
 		{"/none/", core.CodeNotFound, "Directory not found: /none"},
 		{"/f", core.CodeNotFound, "Not a directory: /f"},
 	} {
-		_, err := core.Validate(fsys, tc.dir)
+		_, err := core.Validate(context.Background(), fsys, tc.dir)
 		var e *core.Error
 		if !errors.As(err, &e) || e.Code != tc.code || e.Message != tc.msg {
 			t.Errorf("Validate(%q) = %v, want %s %q", tc.dir, err, tc.code, tc.msg)

@@ -101,7 +101,7 @@ func readPrefix(fsys FS, p string, buf []byte) (data []byte, complete bool, err 
 func checkWithin(fsys FS, within, p string) string {
 	realDir, err := fsys.Realpath(path.Dir(p))
 	if err != nil {
-		return ErrorCode(err)
+		return POSIXCode(err)
 	}
 	real := realJoin(realDir, path.Base(p))
 	t, err := fsys.Lstat(p)
@@ -112,7 +112,7 @@ func checkWithin(fsys FS, within, p string) string {
 	}
 	switch {
 	case err != nil:
-		return ErrorCode(err)
+		return POSIXCode(err)
 	case !pathWithin(real, within):
 		return EXDEV
 	case t == TypeDir:

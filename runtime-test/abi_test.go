@@ -5,9 +5,14 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/skilldex/skilldex/core"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
@@ -185,7 +190,7 @@ func TestHost_fileVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	onDisk, err := disk.FileVersion("/f")
-	if err != nil && core.ErrorCode(err) != core.ENOSYS {
+	if err != nil && core.POSIXCode(err) != core.ENOSYS {
 		t.Fatal(err)
 	}
 	diskWant := reply(abi.OK, &onDisk)
@@ -226,5 +231,39 @@ func TestHost_fileVersion(t *testing.T) {
 				t.Fatalf("file_version %s\n got %x\nwant %x", tc.path, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestABI_previousHostRefused: a host written for the previous ABI version
+// (it provides skilldex_host_v<N-1>) cannot run the module: linking fails
+// before any code runs, and the error names the import module it lacks, so
+// an embedder learns at once to update the host (wasm/ABI.md#versioning).
+func TestABI_previousHostRefused(t *testing.T) {
+	ctx := context.Background()
+	previous := fmt.Sprintf("skilldex_host_v%d", abi.Version-1)
+	if previous == abi.HostModule {
+		t.Fatalf("abi.HostModule %q does not carry abi.Version %d", abi.HostModule, abi.Version)
+	}
+	r := wazero.NewRuntime(ctx)
+	defer r.Close(ctx)
+	wasi_snapshot_preview1.MustInstantiate(ctx, r)
+	// The previous host's imports, by their names: what matters is that
+	// they live in the previous module.
+	_, err := r.NewHostModuleBuilder(previous).
+		NewFunctionBuilder().WithFunc(func(_ context.Context, p, n, out uint32) uint32 { return 0 }).Export(abi.ImportStat).
+		Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiled, err := r.CompileModule(ctx, wasmBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithStartFunctions())
+	if err == nil {
+		t.Fatalf("a %s host instantiated the module of ABI %d", previous, abi.Version)
+	}
+	if !strings.Contains(err.Error(), abi.HostModule) {
+		t.Errorf("the refusal does not name %s: %v", abi.HostModule, err)
 	}
 }

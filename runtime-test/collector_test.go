@@ -33,11 +33,11 @@ func (c *runtimeCalls) NewFunctionListener(def api.FunctionDefinition) experimen
 }
 
 // A fresh instance's first discovery of a thousand skills runs no cycle
-// of the runtime's paced collector (wasm/main.go largeCall; issue 10): in
+// of the runtime's paced collector (wasm/gc.go largeCall): in
 // a reactor such a cycle does not finish within the call, and in V8 it
 // made the one-shot discovery compile the collector and the scheduler
 // (146 KB of code) and run with write barriers on. Nor does it stop the
-// world to read how much it allocated (wasm/main.go firstReadGate): it
+// world to read how much it allocated (wasm/gc.go firstReadGate): it
 // cannot have allocated enough for a collection of its own, and V8
 // compiled about 40 KB of runtime code to learn that four times. The
 // module's own collection after a large call still runs, at the start of

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	// TestEmbedded runs the modules this import registers.
+	_ "github.com/skilldex/skilldex/embed"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 	"github.com/skilldex/skilldex/wasmhost"
 )

@@ -65,7 +65,7 @@ func newRawHost(t *testing.T, fsys core.FS) *rawHost {
 			h.good[name](ctx, mod, stack)
 		}), params, []api.ValueType{api.ValueTypeI32}).Export(name)
 	}
-	errno := func(err error) abi.Errno { return abi.ErrnoOf(core.ErrorCode(err)) }
+	errno := func(err error) abi.Errno { return abi.ErrnoOf(core.POSIXCode(err)) }
 	put := func(mem api.Memory, data []byte, stack []uint64) abi.Errno {
 		mem.WriteUint32Le(uint32(stack[4]), uint32(len(data)))
 		if len(data) > int(uint32(stack[3])) {

@@ -12,18 +12,22 @@
 //
 // Nothing to build: package [github.com/skilldex/skilldex/embed] holds both
 // modules, built from this repository's source and committed (make test
-// checks that `make build` reproduces them byte for byte), and this
-// package uses them when given nil:
+// checks that `make build` reproduces them byte for byte). A blank import
+// of it registers them, and this package runs them when given nil:
+//
+//	import _ "github.com/skilldex/skilldex/embed"
 //
 //	eng, err := wasmhost.New(ctx, nil, osfs.New())
 //	if err != nil { ... } // a module for another ABI version is ErrBadBinary
 //	defer eng.Close(ctx)
 //	res, err := eng.Discover(ctx, wasmhost.Load{Cwd: "/home/me/proj", Home: "/home/me"})
 //
-// A program may run modules of its own build instead: pass the bytes of
-// skilldex.wasm to [Compile] or [New], and those of
-// skilldex-frontmatter.wasm with [WithFrontmatterModule] (`make build`
+// This package does not import embed itself, so a program may run modules
+// of its own build instead and link neither of the embedded ones (about
+// 9 MB): pass the bytes of skilldex.wasm to [Compile] or [New], and those
+// of skilldex-frontmatter.wasm with [WithFrontmatterModule] (`make build`
 // writes both to build/; the commands are in wasm/ABI.md#the-module).
+// Given nil with nothing registered, [Compile] fails with [ErrNoModule].
 //
 // The second module is the complete frontmatter path (yaml.v3 behind
 // adrg/frontmatter; wasm/ABI.md#the-frontmatter-module). It is compiled

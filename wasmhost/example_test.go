@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 
+	// Registers the modules built from this repository as the defaults.
+	_ "github.com/skilldex/skilldex/embed"
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 	"github.com/skilldex/skilldex/wasmhost"
 )
@@ -15,8 +19,8 @@ func Example() {
 	fsys.WriteFile("/home/u/.xcsh/agent/skills/hello/SKILL.md",
 		[]byte("---\nname: hello\ndescription: Say hello\n---\nSay hello.\n"))
 
-	// nil: the modules of package embed.
-	mod, err := wasmhost.Compile(ctx, nil, wasmhost.WithCompilationCache("/tmp/skilldex-cache"))
+	// nil: the registered modules, package embed's.
+	mod, err := wasmhost.Compile(ctx, nil, wasmhost.WithCompilationCache(filepath.Join(os.TempDir(), "skilldex-cache")))
 	if err != nil {
 		log.Fatal(err) // errors.Is(err, wasmhost.ErrBadBinary) for a module of another ABI
 	}
@@ -38,4 +42,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Println(string(reply))
+	// Output:
+	// hello native:user Say hello
+	// {"commands":[{"name":"skill:hello","description":"Say hello","path":"/home/u/.xcsh/agent/skills/hello/SKILL.md"}]}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/skilldex/skilldex/embed"
 	"github.com/skilldex/skilldex/wasm/abi"
 )
 
@@ -21,8 +20,8 @@ import (
 
 // WithFrontmatterModule gives the bytes of skilldex-frontmatter.wasm, the
 // module of the complete frontmatter path (built from wasm/frontmatter).
-// Default (or nil): the module of package embed, built from this
-// repository's source.
+// Default (or nil): the registered frontmatter module ([RegisterModules]:
+// package embed's when a program imports it).
 func WithFrontmatterModule(wasm []byte) Option { return func(c *config) { c.frontmatter = wasm } }
 
 // frontmatterModule compiles the frontmatter module once per Module.
@@ -30,7 +29,8 @@ func (m *Module) frontmatterModule(ctx context.Context) (wazero.CompiledModule, 
 	m.fmOnce.Do(func() {
 		wasm := m.cfg.frontmatter
 		if wasm == nil {
-			wasm = embed.Frontmatter
+			m.fmErr = fmt.Errorf("%w (the frontmatter module)", ErrNoModule)
+			return
 		}
 		c, err := m.rt.CompileModule(ctx, wasm)
 		if err != nil {

@@ -19,7 +19,7 @@ import (
 // *instance in its context (ctxKey).
 //
 // Expected conditions are errnos: the FS's error code through
-// core.ErrorCode and abi.ErrnoOf, exactly the code the native core would
+// core.POSIXCode and abi.ErrnoOf, exactly the code the native core would
 // see (a code outside the ABI table is EIO). The functions trap (panic,
 // which wazero turns into a trap of the running call) only when the guest
 // breaks the ABI (a pointer or length outside its memory) and when the
@@ -208,7 +208,7 @@ func errnoOf(err error) abi.Errno {
 	if err == nil {
 		return abi.OK
 	}
-	return abi.ErrnoOf(core.ErrorCode(err))
+	return abi.ErrnoOf(core.POSIXCode(err))
 }
 
 // takePending returns the result kept by the last BufferTooSmall of op on

@@ -16,9 +16,8 @@ import (
 type Load struct {
 	Cwd  string
 	Home string
-	// Options are the SPEC section 5 options; nil means
-	// [core.DefaultOptions]. Start a non-nil value from DefaultOptions too:
-	// the zero Options disable everything.
+	// Options are the SPEC section 5 options; nil and the zero
+	// core.Options both mean the defaults (every source on, no filters).
 	Options *core.Options
 }
 
@@ -27,9 +26,7 @@ type Load struct {
 func loadRequest(op string, l Load) wire.Request {
 	req := wire.Request{Op: op, Cwd: l.Cwd, Home: l.Home}
 	if l.Options != nil {
-		// Options holds strings, bools, ints and slices of them: encoding
-		// it cannot fail.
-		req.Options, _ = json.Marshal(l.Options)
+		req.Options = wire.AppendOptions(nil, l.Options)
 	}
 	return req
 }

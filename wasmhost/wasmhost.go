@@ -17,7 +17,6 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/skilldex/skilldex/core"
-	"github.com/skilldex/skilldex/embed"
 	"github.com/skilldex/skilldex/wasm/abi"
 )
 
@@ -80,15 +79,22 @@ type Module struct {
 	fmErr      error
 }
 
-// Compile compiles wasm (the bytes of skilldex.wasm; nil for the module of
-// package embed, built from this repository's source), checks that it is a
-// skilldex module for this ABI (its imports and exports) and prepares the
-// host imports. The returned Module owns a wazero runtime: Close it.
+// Compile compiles wasm (the bytes of skilldex.wasm; nil for the registered
+// module, see [RegisterModules]: package embed's when a program imports it),
+// checks that it is a skilldex module for this ABI (its imports and
+// exports) and prepares the host imports. The returned Module owns a wazero
+// runtime: Close it. Given nil with no module registered, it fails with
+// [ErrNoModule].
 func Compile(ctx context.Context, wasm []byte, opts ...Option) (*Module, error) {
+	engine, frontmatter := registered()
 	if wasm == nil {
-		wasm = embed.Engine
+		if engine == nil {
+			return nil, ErrNoModule
+		}
+		wasm = engine
 	}
 	m := &Module{}
+	m.cfg.frontmatter = frontmatter
 	for _, o := range opts {
 		o(&m.cfg)
 	}
@@ -191,7 +197,7 @@ func (m *Module) Instantiate(ctx context.Context, fsys core.FS) (*Engine, error)
 	return e, nil
 }
 
-// New compiles wasm (nil: the embedded module, as for [Compile]) and
+// New compiles wasm (nil: the registered module, as for [Compile]) and
 // instantiates one [Engine] over fsys. Closing the
 // engine closes the module with it.
 func New(ctx context.Context, wasm []byte, fsys core.FS, opts ...Option) (*Engine, error) {

@@ -109,6 +109,15 @@ func (d *fieldDecoder) boolean(field string, v core.Value, dst *bool) {
 	}
 }
 
+// negated decodes a JSON boolean into the opposite Go one: the options'
+// "enable..." keys into core.Options' Disable... fields, which are off in
+// the zero Options.
+func (d *fieldDecoder) negated(field string, v core.Value, dst *bool) {
+	on := !*dst
+	d.boolean(field, v, &on)
+	*dst = !on
+}
+
 func (d *fieldDecoder) boolPtr(field string, v core.Value, dst **bool) {
 	switch v := v.(type) {
 	case nil:
@@ -307,17 +316,17 @@ func decodeOptions(data []byte, o *core.Options) error {
 		v, _ := obj.Get(k)
 		switch k {
 		case "enabled":
-			d.boolean(k, v, &o.Enabled)
+			d.negated(k, v, &o.Disabled)
 		case "enableCodexUser":
-			d.boolean(k, v, &o.EnableCodexUser)
+			d.negated(k, v, &o.DisableCodexUser)
 		case "enableClaudeUser":
-			d.boolean(k, v, &o.EnableClaudeUser)
+			d.negated(k, v, &o.DisableClaudeUser)
 		case "enableClaudeProject":
-			d.boolean(k, v, &o.EnableClaudeProject)
+			d.negated(k, v, &o.DisableClaudeProject)
 		case "enablePiUser":
-			d.boolean(k, v, &o.EnablePiUser)
+			d.negated(k, v, &o.DisablePiUser)
 		case "enablePiProject":
-			d.boolean(k, v, &o.EnablePiProject)
+			d.negated(k, v, &o.DisablePiProject)
 		case "customDirectories":
 			d.strings(k, v, &o.CustomDirectories)
 		case "ignoredSkills":

@@ -114,7 +114,7 @@ func FuzzParseJSON(f *testing.F) {
 // requestKeys are Request's and Options' JSON keys (json tags).
 var requestKeys = func() map[string]bool {
 	keys := map[string]bool{}
-	for _, v := range []any{Request{}, core.Options{}, core.Provider{}} {
+	for _, v := range []any{Request{}, wireOptions{}, core.Provider{}} {
 		rt := reflect.TypeOf(v)
 		for i := range rt.NumField() {
 			keys[strings.Split(rt.Field(i).Tag.Get("json"), ",")[0]] = true
@@ -248,11 +248,13 @@ func FuzzDecodeRequest(f *testing.F) {
 		if len(got.Options) == 0 {
 			return
 		}
-		gotOpts, wantOpts := core.DefaultOptions(), core.DefaultOptions()
+		gotOpts := core.DefaultOptions()
 		err = decodeOptions(got.Options, &gotOpts)
+		wantWire := wireFrom(core.DefaultOptions())
 		dec = json.NewDecoder(bytes.NewReader(want.Options))
 		dec.DisallowUnknownFields()
-		werr = dec.Decode(&wantOpts)
+		werr = dec.Decode(&wantWire)
+		wantOpts := wantWire.core(core.DefaultOptions())
 		if (err == nil) != (werr == nil) {
 			t.Fatalf("decodeOptions(%s): error %v, encoding/json %v", got.Options, err, werr)
 		}

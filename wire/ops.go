@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"sync/atomic"
 
 	"github.com/skilldex/skilldex/core"
@@ -42,18 +43,23 @@ var loadContext = []string{"cwd", "home", "options"}
 // initialiser would be stale in the wasm module, whose initialised memory
 // is a build-time snapshot and whose hash key is drawn afresh by each
 // instance (wasm/ABI.md#the-module).
+//
+// A request carries no context: wire.Call runs it to its end, so every
+// operation gets context.Background(). A host stops a call from outside
+// (wasmhost's ctx stops the module at its next import; the JS worker is
+// terminated); a Go program that wants cancellation calls core itself.
 var operations = []namedOperation{
 	{"discover", onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.Result, error) {
 		return res, nil
 	}, appendResult)}, // S1-S27
 	{"scanDir", operation{[]string{"dir", "source"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-		return reply(b, appendScanResult)(core.ScanDir(fsys, req.Dir, req.Source))
+		return reply(b, appendScanResult)(core.ScanDir(context.Background(), fsys, req.Dir, req.Source))
 	}}}, // S28
 	{"resolve", onSkills([]string{"url"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Resource, error) {
-		return core.Resolve(fsys, req.URL, res.Skills)
+		return core.Resolve(context.Background(), fsys, req.URL, res.Skills)
 	}, appendResource)}, // S29-S32
 	{"listFiles", onSkills([]string{"name"}, func(fsys core.FS, req *Request, res *core.Result) (*core.FileList, error) {
-		return core.ListFiles(fsys, req.Name, res.Skills)
+		return core.ListFiles(context.Background(), fsys, req.Name, res.Skills)
 	}, appendFileList)}, // S33
 	{"renderPrompt", onSkills([]string{"readTool", "format", "maxChars"}, func(_ core.FS, req *Request, res *core.Result) (*core.Prompt, error) {
 		opts, _ := req.options() // discover has decoded them; S53 drops by their provider order
@@ -61,7 +67,7 @@ var operations = []namedOperation{
 			MaxChars: req.MaxChars, SourceOrder: core.SourceOrder(opts)})
 	}, appendPrompt)}, // S34
 	{"expandCommand", onSkills([]string{"text", "enableSkillCommands"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Expansion, error) {
-		return core.ExpandCommand(fsys, req.Text, res.Skills, orTrue(req.EnableSkillCommands))
+		return core.ExpandCommand(context.Background(), fsys, req.Text, res.Skills, orTrue(req.EnableSkillCommands))
 	}, appendExpansion)}, // S35, S36
 	{"commands", onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.CommandList, error) {
 		return core.Commands(res.Skills), nil
@@ -71,10 +77,10 @@ var operations = []namedOperation{
 		if err != nil {
 			return nil, err
 		}
-		return reply(b, appendContextResult)(core.ContextFiles(fsys, req.Cwd, req.Home, opts.ConfigDirName))
+		return reply(b, appendContextResult)(core.ContextFiles(context.Background(), fsys, req.Cwd, req.Home, opts.ConfigDirName))
 	}}}, // S38, S39
 	{"validate", operation{[]string{"dir"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
-		return reply(b, appendValidation)(core.Validate(fsys, req.Dir))
+		return reply(b, appendValidation)(core.Validate(context.Background(), fsys, req.Dir))
 	}}}, // S40
 	{"explain", onSkills([]string{"name"}, func(_ core.FS, req *Request, res *core.Result) (*core.Explanation, error) {
 		return core.Explain(req.Name, res)
@@ -152,5 +158,5 @@ func (req *Request) discover(fsys core.FS) (*core.Result, error) {
 	if discovered.Swap(true) {
 		opts.FrontmatterCache = &frontmatterCache
 	}
-	return core.Discover(fsys, req.Cwd, req.Home, opts)
+	return core.Discover(context.Background(), fsys, req.Cwd, req.Home, opts)
 }

@@ -160,10 +160,10 @@ func TestSchema_indexDTS(t *testing.T) {
 	src := readJS(t, "index.d.ts")
 	compareOps(t, "index.d.ts Request", dtsRequests(t, src))
 	ifaces := dtsInterfaces(src)
-	for name, v := range map[string]any{"Options": core.Options{}, "Provider": core.Provider{}} {
+	for name, v := range map[string]any{"Options": wireOptions{}, "Provider": core.Provider{}} {
 		got := slices.Sorted(slices.Values(ifaces[name]))
 		if want := jsonKeys(v); !slices.Equal(got, want) {
-			t.Errorf("index.d.ts %s has %q, core.%s's json keys are %q", name, got, name, want)
+			t.Errorf("index.d.ts %s has %q, the Go %s keys are %q (wire/options_test.go, core.Provider)", name, got, name, want)
 		}
 	}
 	body := src[strings.Index(src, "export interface Skilldex {"):]

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func main() {
 	short := func(p string) string { return strings.Replace(p, filepath.ToSlash(ws), "<workspace>", 1) }
 
 	fsys := osfs.New()
-	res, err := core.Discover(fsys, cwd, home, core.DefaultOptions())
+	res, err := core.Discover(context.Background(), fsys, cwd, home, core.DefaultOptions())
 	if err != nil {
 		fail(err)
 	}
@@ -59,12 +60,12 @@ func main() {
 
 	// A model reads a skill's resources through skill:// URLs.
 	const url = "skill://pdf/forms.md"
-	r, err := core.Resolve(fsys, url, res.Skills)
+	r, err := core.Resolve(context.Background(), fsys, url, res.Skills)
 	if err != nil {
 		fail(err)
 	}
 	fmt.Printf("\n%s (%s, %d bytes, from %s):\n%s", url, r.ContentType, r.Size, short(r.SourcePath), indent(r.Content))
-	if _, err := core.Resolve(fsys, "skill://pdf/../../../.ssh/id_rsa", res.Skills); err != nil {
+	if _, err := core.Resolve(context.Background(), fsys, "skill://pdf/../../../.ssh/id_rsa", res.Skills); err != nil {
 		fmt.Printf("\nskill://pdf/../../../.ssh/id_rsa is refused: %v\n", err)
 	}
 

@@ -204,7 +204,7 @@ func (c *checker) code(op, p string, err error) string {
 	var pe *core.PathError
 	if !errors.As(err, &pe) {
 		c.errorf("%s(%q): error %q (%T) is not a *core.PathError", op, p, err, err)
-		return core.ErrorCode(err)
+		return core.POSIXCode(err)
 	}
 	if pe.Op != op || pe.Path != p {
 		c.errorf("%s(%q): PathError has Op %q, Path %q; want the method and the path passed", op, p, pe.Op, pe.Path)
@@ -212,7 +212,7 @@ func (c *checker) code(op, p string, err error) string {
 	if pe.Code == "" {
 		c.errorf("%s(%q): PathError without a Code", op, p)
 	}
-	return core.ErrorCode(err)
+	return core.POSIXCode(err)
 }
 
 // isCode reports whether an expectation is an error code rather than a type.

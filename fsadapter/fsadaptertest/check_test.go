@@ -112,7 +112,7 @@ func TestCheck_broken(t *testing.T) {
 	}{
 		{"wrong code", &wrapper{FS: m, stat: func(p string) (core.FileType, error) {
 			t, err := m.Stat(p)
-			if core.ErrorCode(err) == core.ELOOP {
+			if core.POSIXCode(err) == core.ELOOP {
 				err = &core.PathError{Op: "stat", Path: p, Code: core.ENOENT}
 			}
 			return t, err
@@ -161,21 +161,21 @@ func TestCheck_broken(t *testing.T) {
 		{"not a PathError", &wrapper{FS: m, readFile: func(p string) ([]byte, error) {
 			data, err := m.ReadFile(p)
 			if err != nil {
-				err = fmt.Errorf("read %s: %s", p, core.ErrorCode(err))
+				err = fmt.Errorf("read %s: %s", p, core.POSIXCode(err))
 			}
 			return data, err
 		}}, `is not a *core.PathError`},
 		{"host path in error", &wrapper{FS: m, stat: func(p string) (core.FileType, error) {
 			t, err := m.Stat(p)
 			if err != nil {
-				err = &core.PathError{Op: "stat", Path: "/tmp/host" + p, Code: core.ErrorCode(err)}
+				err = &core.PathError{Op: "stat", Path: "/tmp/host" + p, Code: core.POSIXCode(err)}
 			}
 			return t, err
 		}}, `PathError has Op "stat", Path "/tmp/host/loop1"`},
 		{"wrong op in error", &wrapper{FS: m, stat: func(p string) (core.FileType, error) {
 			t, err := m.Lstat(p)
 			if err != nil {
-				err = &core.PathError{Op: "lstat", Path: p, Code: core.ErrorCode(err)}
+				err = &core.PathError{Op: "lstat", Path: p, Code: core.POSIXCode(err)}
 			}
 			if t == core.TypeSymlink {
 				return m.Stat(p)
@@ -204,7 +204,7 @@ func TestCheck_broken(t *testing.T) {
 		}}, `ReadFilePrefix("/a/b/c.txt", 1) = "hello\n"`},
 		{"prefix error differs", prefixWrapper{&wrapper{FS: m}, func(p string, n int) ([]byte, bool, error) {
 			data, complete, err := m.ReadFilePrefix(p, n)
-			if core.ErrorCode(err) == core.EISDIR {
+			if core.POSIXCode(err) == core.EISDIR {
 				return nil, true, nil
 			}
 			return data, complete, err

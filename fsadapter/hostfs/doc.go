@@ -1,5 +1,5 @@
 // Package hostfs is the [core.FS] of the skilldex wasm module: every call
-// goes to the host through the imports of module skilldex_host_v1 (see
+// goes to the host through the filesystem imports of the ABI (abi.HostModule; see
 // wasm/ABI.md and package [github.com/skilldex/skilldex/wasm/abi]).
 //
 // It exists only for GOOS=wasip1; on other platforms the package is empty

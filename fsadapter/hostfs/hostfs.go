@@ -105,7 +105,7 @@ const callTraffic = 256
 // plus callTraffic per import call. It grows roughly as the engine
 // allocates, at almost no cost, so the module reads the Go runtime's exact
 // allocation counter (which stops the world) only once a call has done
-// enough to be worth a collection (wasm/main.go).
+// enough to be worth a collection (wasm/gc.go).
 func (f *FS) Traffic() uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -116,7 +116,7 @@ func (f *FS) Traffic() uint64 {
 // [FS.Traffic] to at or beyond it; a nil fn cancels. fn runs with f
 // unlocked, so it may use f (and arm the next OnTraffic). The module uses
 // it to change how it collects garbage once a call has moved a lot of data
-// (wasm/main.go).
+// (wasm/gc.go).
 func (f *FS) OnTraffic(at uint64, fn func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

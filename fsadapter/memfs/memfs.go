@@ -40,11 +40,8 @@ import (
 	"sync/atomic"
 
 	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/fsadapter/internal/linkwalk"
 )
-
-// maxSymlinks is Linux's MAXSYMLINKS: the 41st link followed in one
-// resolution fails with ELOOP.
-const maxSymlinks = 40
 
 // FS is an in-memory filesystem. The zero value is not usable; call [New].
 type FS struct {
@@ -242,82 +239,20 @@ func (fsys *FS) mkdirAll(op, p string) (*node, error) {
 }
 
 // resolve walks the absolute path p from the root, following symlinks in
-// every component and, when followLast is set, in the last one too. It
-// returns the node, its real path, or a POSIX code. The caller holds a lock.
+// every component and, when followLast is set, in the last one too
+// (linkwalk.Resolve). It returns the node, its real path, or a POSIX code.
+// The caller holds a lock.
 func (fsys *FS) resolve(p string, followLast bool) (*node, string, string) {
-	if !strings.HasPrefix(p, "/") {
-		return nil, "", core.EINVAL
-	}
-	// dirs holds the directories from the root to the current one and
-	// names their names (dirs[0] is the root, which has none).
-	dirs := []*node{fsys.root}
-	var names []string
-	// todo holds the components still to walk, the next one last.
-	todo := pushComponents(nil, p)
-	links := 0
-	for len(todo) > 0 {
-		name := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		dir := dirs[len(dirs)-1]
-		if dir.typ != core.TypeDir {
-			return nil, "", core.ENOTDIR
-		}
-		switch name {
-		case ".":
-			continue
-		case "..":
-			if len(dirs) > 1 {
-				dirs = dirs[:len(dirs)-1]
-				names = names[:len(names)-1]
-			}
-			continue
-		}
-		child, ok := dir.children[name]
-		if !ok {
-			return nil, "", core.ENOENT
-		}
-		last := len(todo) == 0
-		if child.typ == core.TypeSymlink && (followLast || !last) {
-			links++
-			if links > maxSymlinks {
-				return nil, "", core.ELOOP
-			}
-			if child.target == "" {
-				return nil, "", core.ENOENT
-			}
-			if child.target[0] == '/' {
-				dirs = dirs[:1]
-				names = names[:0]
-			}
-			todo = pushComponents(todo, child.target)
-			continue
-		}
-		dirs = append(dirs, child)
-		names = append(names, name)
-	}
-	return dirs[len(dirs)-1], "/" + strings.Join(names, "/"), ""
+	return linkwalk.Resolve(fsys.root, p, followLast, childNode)
 }
 
-// pushComponents pushes the slash-separated components of p onto todo so
-// that the first component is popped first. A trailing slash becomes a "."
-// component, which (as on Linux) requires what precedes it to be a
-// directory.
-func pushComponents(todo []string, p string) []string {
-	if strings.HasSuffix(p, "/") && strings.Trim(p, "/") != "" {
-		todo = append(todo, ".")
+// childNode is the [linkwalk.Child] of a node tree.
+func childNode(dir *node, name string) (*node, core.FileType, string, string) {
+	child, ok := dir.children[name]
+	if !ok {
+		return nil, core.TypeOther, "", core.ENOENT
 	}
-	for p != "" {
-		p = strings.TrimRight(p, "/")
-		i := strings.LastIndexByte(p, '/')
-		if p[i+1:] != "" {
-			todo = append(todo, p[i+1:])
-		}
-		if i < 0 {
-			break
-		}
-		p = p[:i]
-	}
-	return todo
+	return child, child.typ, child.target, ""
 }
 
 func (fsys *FS) lookup(op, p string, followLast bool) (*node, string, error) {

@@ -47,7 +47,7 @@ func describe(fsys core.FS, p string) string {
 		if err == nil {
 			return "ok"
 		}
-		return core.ErrorCode(err)
+		return core.POSIXCode(err)
 	}
 	st, err := fsys.Stat(p)
 	fmt.Fprintf(&b, "stat=%v/%s ", st, code(err))

@@ -1,6 +1,7 @@
 package memfs_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/skilldex/skilldex/core"
@@ -71,7 +72,7 @@ func TestMemFS_builders(t *testing.T) {
 	}
 	for _, tc := range tests {
 		// The builders' own codes (EEXIST) are not engine codes, so read
-		// the PathError directly rather than through core.ErrorCode.
+		// the PathError directly rather than through core.POSIXCode.
 		pe, _ := tc.err.(*core.PathError)
 		if pe == nil || pe.Code != tc.code {
 			t.Errorf("%s: %v, want %s", tc.name, tc.err, tc.code)
@@ -79,22 +80,51 @@ func TestMemFS_builders(t *testing.T) {
 	}
 }
 
-// TestMemFS_concurrentBuild: builders and readers may run at once (run
-// with -race).
+// TestMemFS_concurrentBuild: builders and readers may run at once (make
+// test runs this package with -race): a reader sees each write whole and
+// in order, never a torn or older file, and the last write at the end.
 func TestMemFS_concurrentBuild(t *testing.T) {
 	t.Parallel()
+	const writes = 200
 	m := memfs.New()
+	must := func(err error) {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	must(m.WriteFile("/d/f", []byte{0, 0}))
 	done := make(chan bool)
 	go func() {
-		for i := range 200 {
-			_ = m.WriteFile("/d/f", []byte{byte(i)})
+		for i := range writes {
+			must(m.WriteFile("/d/f", []byte{byte(i), byte(i)}))
+			must(m.WriteFile(fmt.Sprintf("/d/g%03d", i), nil))
 		}
 		done <- true
 	}()
-	for range 200 {
-		_, _ = m.ReadDir("/d")
-		_, _ = m.ReadFile("/d/f")
-		_, _ = m.Realpath("/d/f")
+	last, entries := 0, 0
+	for range writes {
+		data, err := m.ReadFile("/d/f")
+		if err != nil || len(data) != 2 || data[0] != data[1] {
+			t.Fatalf("ReadFile(/d/f) = %v, %v during writes: want two equal bytes", data, err)
+		}
+		if int(data[0]) < last {
+			t.Fatalf("ReadFile(/d/f) went back from write %d to %d", last, data[0])
+		}
+		last = int(data[0])
+		list, err := m.ReadDir("/d")
+		if err != nil || len(list) < entries || list[0].Name != "f" {
+			t.Fatalf("ReadDir(/d) = %d entries, %v, after %d: want f first and none lost", len(list), err, entries)
+		}
+		entries = len(list)
+		if real, err := m.Realpath("/d/f"); real != "/d/f" || err != nil {
+			t.Fatalf("Realpath(/d/f) = %q, %v", real, err)
+		}
 	}
 	<-done
+	if data, _ := m.ReadFile("/d/f"); len(data) != 2 || data[0] != writes-1 {
+		t.Errorf("after the writes ReadFile(/d/f) = %v, want the last write", data)
+	}
+	if list, _ := m.ReadDir("/d"); len(list) != writes+1 {
+		t.Errorf("after the writes ReadDir(/d) has %d entries, want %d", len(list), writes+1)
+	}
 }

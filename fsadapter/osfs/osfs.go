@@ -37,7 +37,6 @@
 package osfs
 
 import (
-	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -47,6 +46,7 @@ import (
 	"syscall"
 
 	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/fsadapter/internal/fsconv"
 )
 
 // FS is a [core.FS] over the host filesystem, optionally rooted at a
@@ -126,7 +126,7 @@ func (f *FS) ReadDir(p string) ([]core.DirEntry, error) {
 	}
 	out := make([]core.DirEntry, len(ents))
 	for i, e := range ents {
-		out[i] = core.DirEntry{Name: e.Name(), Type: fileType(e.Type())}
+		out[i] = core.DirEntry{Name: e.Name(), Type: fsconv.FileType(e.Type())}
 	}
 	return out, nil
 }
@@ -141,7 +141,7 @@ func (f *FS) Stat(p string) (core.FileType, error) {
 	if err != nil {
 		return core.TypeOther, wrap("stat", p, err)
 	}
-	return fileType(fi.Mode()), nil
+	return fsconv.FileType(fi.Mode()), nil
 }
 
 // FileVersion returns the version of the regular file p names, following
@@ -156,7 +156,7 @@ func (f *FS) FileVersion(p string) (core.FileVersion, error) {
 	if err != nil {
 		return core.FileVersion{}, wrap("fileVersion", p, err)
 	}
-	switch t := fileType(fi.Mode()); {
+	switch t := fsconv.FileType(fi.Mode()); {
 	case t == core.TypeDir:
 		return core.FileVersion{}, &core.PathError{Op: "fileVersion", Path: p, Code: core.EISDIR}
 	case t != core.TypeFile:
@@ -179,7 +179,7 @@ func (f *FS) Lstat(p string) (core.FileType, error) {
 	if err != nil {
 		return core.TypeOther, wrap("lstat", p, err)
 	}
-	return fileType(fi.Mode()), nil
+	return fsconv.FileType(fi.Mode()), nil
 }
 
 // ReadFile returns the contents of the file p in a new slice the caller
@@ -388,7 +388,7 @@ func (f *FS) openWithin(h, within, p string) (*os.File, error) {
 	}
 	real, err := f.Realpath(p)
 	if err != nil {
-		return nil, &core.PathError{Op: "readFile", Path: p, Code: core.ErrorCode(err)}
+		return nil, &core.PathError{Op: "readFile", Path: p, Code: core.POSIXCode(err)}
 	}
 	if !pathWithin(real, within) {
 		return nil, &core.PathError{Op: "readFile", Path: p, Code: core.EXDEV}
@@ -485,66 +485,14 @@ func evalSymlinks(h string) (string, error) {
 	return filepath.EvalSymlinks(h)
 }
 
-// fileType maps an fs.FileMode's type bits to a core.FileType.
-func fileType(m fs.FileMode) core.FileType {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return core.TypeSymlink
-	case m.IsDir():
-		return core.TypeDir
-	case m.IsRegular():
-		return core.TypeFile
-	}
-	return core.TypeOther
-}
-
 // wrap turns an OS error into a *core.PathError for the engine path p.
 func wrap(op, p string, err error) error {
 	return &core.PathError{Op: op, Path: p, Code: Code(err)}
 }
 
-// errnoNames are the errno values Code names. Others become EIO.
-var errnoNames = map[syscall.Errno]string{
-	syscall.ENOENT:       core.ENOENT,
-	syscall.ENOTDIR:      core.ENOTDIR,
-	syscall.EISDIR:       core.EISDIR,
-	syscall.EACCES:       core.EACCES,
-	syscall.EPERM:        "EPERM",
-	syscall.ELOOP:        core.ELOOP,
-	syscall.EIO:          core.EIO,
-	syscall.EINVAL:       core.EINVAL,
-	syscall.EFBIG:        core.EFBIG,
-	syscall.ENAMETOOLONG: "ENAMETOOLONG",
-	syscall.EMFILE:       "EMFILE",
-	syscall.ENFILE:       "ENFILE",
-	syscall.ENOMEM:       "ENOMEM",
-	syscall.EBUSY:        "EBUSY",
-	syscall.EEXIST:       "EEXIST",
-	syscall.EXDEV:        core.EXDEV,
-}
-
 // Code returns the POSIX name of the OS error err: the name of its
 // syscall.Errno when it has one ("ENOENT", "EACCES", ...), "ELOOP" for
-// filepath.EvalSymlinks' "too many links", "ENOENT" or "EACCES" for errors
-// that only say fs.ErrNotExist or fs.ErrPermission, else "EIO".
-func Code(err error) string {
-	if err == nil {
-		return ""
-	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		if name, ok := errnoNames[errno]; ok {
-			return name
-		}
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return core.ENOENT
-	case errors.Is(err, fs.ErrPermission):
-		return core.EACCES
-	case strings.Contains(err.Error(), "too many links"):
-		// filepath.EvalSymlinks reports a loop with errors.New.
-		return core.ELOOP
-	}
-	return core.EIO
-}
+// filepath.EvalSymlinks' "too many links", "ENOENT", "EACCES" or "EINVAL"
+// for errors that only say fs.ErrNotExist, fs.ErrPermission or
+// fs.ErrInvalid, else "EIO".
+func Code(err error) string { return fsconv.Code(err) }

@@ -93,7 +93,7 @@ func TestOSFS_DirEscape(t *testing.T) {
 	if typ, err := fsys.Stat("/out"); err != nil || typ != core.TypeDir {
 		t.Errorf("Stat(/out) = %v, %v; want dir", typ, err)
 	}
-	if real, err := fsys.Realpath("/out"); core.ErrorCode(err) != core.ENOENT {
+	if real, err := fsys.Realpath("/out"); core.POSIXCode(err) != core.ENOENT {
 		t.Errorf("Realpath(/out) = %q, %v; want ENOENT", real, err)
 	}
 	// A ".." in a path never climbs out of root.
@@ -140,7 +140,7 @@ func TestOSFS_permission(t *testing.T) {
 	_, _, err3 := fsys.ReadFilePrefix("/secret", 1)
 	_, err4 := fsys.Stat("/locked/x")
 	for i, err := range []error{err1, err2, err3, err4} {
-		if core.ErrorCode(err) != core.EACCES {
+		if core.POSIXCode(err) != core.EACCES {
 			t.Errorf("call %d: %v, want EACCES", i, err)
 		}
 	}

@@ -22,20 +22,23 @@ import (
 // tree during a call can make the engine read (SPEC S44), and bounds on
 // files the OS can make endless (S45).
 
-// raceDuration is how long the race tests run: 2 s in make test,
-// SKILLDEX_RACE_SECONDS to run longer (the acceptance is 10 s).
-func raceDuration(t *testing.T) time.Duration {
-	if s := os.Getenv("SKILLDEX_RACE_SECONDS"); s != "" {
-		n, err := strconv.Atoi(s)
+// raceCalls is how many calls a race test makes while its racer changes
+// the tree: n in make test (several times the calls the failures it guards
+// against took to show), a quarter with -short, and n times
+// SKILLDEX_RACE_SCALE to run longer. A count of calls, not a duration, so
+// the test does the same work on a loaded machine and under -race.
+func raceCalls(t *testing.T, n int) int {
+	if s := os.Getenv("SKILLDEX_RACE_SCALE"); s != "" {
+		k, err := strconv.Atoi(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return time.Duration(n) * time.Second
+		return n * k
 	}
 	if testing.Short() {
-		return 500 * time.Millisecond
+		return n / 4
 	}
-	return 2 * time.Second
+	return n
 }
 
 // TestOSFS_resolveRace: while a racer swaps skill://x/ref.txt between a
@@ -52,7 +55,7 @@ func TestOSFS_resolveRace(t *testing.T) {
 	mustT(t, os.WriteFile(h("/outside.txt"), []byte("OUTSIDE"), 0o644))
 	skills := []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}}
 	bothRealpaths(t, dir, func(t *testing.T, fsys *osfs.FS) {
-		ctx, cancel := context.WithTimeout(context.Background(), raceDuration(t))
+		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var swaps atomic.Int64
 		done := make(chan struct{})
@@ -72,9 +75,9 @@ func TestOSFS_resolveRace(t *testing.T) {
 			}
 		}()
 		calls, served := 0, 0
-		for ctx.Err() == nil {
+		for n := raceCalls(t, 2000); calls < n; {
 			calls++
-			r, err := core.Resolve(fsys, "skill://x/ref.txt", skills)
+			r, err := core.Resolve(context.Background(), fsys, "skill://x/ref.txt", skills)
 			if err == nil {
 				served++
 				if strings.Contains(r.Content, "OUTSIDE") {
@@ -84,6 +87,7 @@ func TestOSFS_resolveRace(t *testing.T) {
 				}
 			}
 		}
+		cancel()
 		<-done
 		t.Logf("%d resolves (%d served) during %d swaps", calls, served, swaps.Load())
 	})
@@ -100,7 +104,7 @@ func TestOSFS_discoverFIFORace(t *testing.T) {
 	mustT(t, syscall.Mkfifo(h("/fifo"), 0o644))
 	fsys, err := osfs.Dir(dir)
 	mustT(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), raceDuration(t))
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan struct{})
 	go func() {
@@ -118,16 +122,16 @@ func TestOSFS_discoverFIFORace(t *testing.T) {
 		}
 	}()
 	calls := 0
-	for ctx.Err() == nil {
+	for n := raceCalls(t, 300); calls < n; {
 		finished := make(chan error, 1)
 		go func() {
-			_, err := core.Discover(fsys, "/home", "/home", core.DefaultOptions())
+			_, err := core.Discover(context.Background(), fsys, "/home", "/home", core.DefaultOptions())
 			finished <- err
 		}()
 		select {
 		case err := <-finished:
 			mustT(t, err)
-		case <-time.After(10 * time.Second):
+		case <-time.After(10 * time.Second): // a hang, not a slow call: a discovery here takes milliseconds
 			cancel()
 			// Release a reader blocked on the FIFO so the test can end.
 			if w, err := os.OpenFile(h("/fifo"), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
@@ -137,6 +141,7 @@ func TestOSFS_discoverFIFORace(t *testing.T) {
 		}
 		calls++
 	}
+	cancel()
 	<-done
 	t.Logf("%d discoveries during the swaps", calls)
 }
@@ -157,11 +162,11 @@ func TestOSFS_boundedReads(t *testing.T) {
 	mustT(t, err)
 	skills := []core.Skill{{Name: "x", FilePath: "/s/x/SKILL.md", BaseDir: "/s/x"}}
 	var e *core.Error
-	_, err = core.Resolve(fsys, "skill://x/big.bin", skills)
+	_, err = core.Resolve(context.Background(), fsys, "skill://x/big.bin", skills)
 	if !errors.As(err, &e) || e.Message != "File too large: /s/x/big.bin (209715200 bytes; the limit is 8 MiB)" {
 		t.Errorf("Resolve(200 MB) = %v", err)
 	}
-	_, err = core.ExpandCommand(fsys, "/skill:x", skills, true)
+	_, err = core.ExpandCommand(context.Background(), fsys, "/skill:x", skills, true)
 	if !errors.As(err, &e) || e.Message != "File too large: /s/x/SKILL.md (314572800 bytes; the limit is 1 MiB)" {
 		t.Errorf("ExpandCommand(300 MB) = %v", err)
 	}
@@ -181,7 +186,7 @@ func TestOSFS_boundedReads(t *testing.T) {
 	home := t.TempDir()
 	mustT(t, os.MkdirAll(filepath.Join(home, ".xcsh/agent"), 0o755))
 	mustT(t, os.Symlink("/proc/self/pagemap", filepath.Join(home, ".xcsh/agent/XCSH.md")))
-	r, err := core.ContextFiles(whole, home, home, "")
+	r, err := core.ContextFiles(context.Background(), whole, home, home, "")
 	mustT(t, err)
 	if len(r.Files) != 0 || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0].Message, "links outside its skill (/proc/") {
 		t.Errorf("ContextFiles with XCSH.md -> /proc/self/pagemap = %+v", r)

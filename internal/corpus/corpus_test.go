@@ -135,14 +135,14 @@ func checkTree(t *testing.T, fsys core.FS) {
 	if real, err := fsys.Realpath(skills + "/abs"); err != nil || real != "/shared/c" {
 		t.Errorf("Realpath(abs) = %q, %v", real, err)
 	}
-	if data, err := fsys.ReadFile(skills + "/b/SKILL.md"); core.ErrorCode(err) != "EACCES" {
+	if data, err := fsys.ReadFile(skills + "/b/SKILL.md"); core.POSIXCode(err) != "EACCES" {
 		t.Errorf("ReadFile(b/SKILL.md) = %q, %v; want the injected EACCES", data, err)
 	}
 	pr, ok := fsys.(core.PrefixReader)
 	if !ok {
 		t.Fatal("the fault wrapper hides PrefixReader")
 	}
-	if _, _, err := pr.ReadFilePrefix(skills+"/b/SKILL.md", 10); core.ErrorCode(err) != "EACCES" {
+	if _, _, err := pr.ReadFilePrefix(skills+"/b/SKILL.md", 10); core.POSIXCode(err) != "EACCES" {
 		t.Errorf("ReadFilePrefix(b/SKILL.md): %v; want the injected EACCES", err)
 	}
 	if typ, err := fsys.Stat(skills + "/b/SKILL.md"); err != nil || typ != core.TypeFile {
@@ -190,7 +190,7 @@ func TestWithFaults_allOps(t *testing.T) {
 	_, err3 := fsys.Lstat("/d")
 	_, err4 := fsys.Realpath("/d")
 	_, err5 := fsys.ReadFile("/f")
-	got := []string{core.ErrorCode(err1), core.ErrorCode(err2), core.ErrorCode(err3), core.ErrorCode(err4), core.ErrorCode(err5)}
+	got := []string{core.POSIXCode(err1), core.POSIXCode(err2), core.POSIXCode(err3), core.POSIXCode(err4), core.POSIXCode(err5)}
 	if want := []string{"ENOTDIR", "EIO", "ELOOP", "EACCES", "EISDIR"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("codes = %q, want %q", got, want)
 	}

@@ -34,6 +34,7 @@ import (
 
 	adrg "github.com/adrg/frontmatter"
 	"github.com/skilldex/skilldex/internal/fmrules"
+	"github.com/skilldex/skilldex/internal/panictext"
 )
 
 // AppendParse runs the complete path on text, the S4-decoded text of the
@@ -77,7 +78,7 @@ func parse(path, text string) (found bool, line, rest int, m *omap, warnings []s
 	m = &omap{}
 	defer func() {
 		if r := recover(); r != nil { // none expected: parseYAML recovers yaml.v3's
-			m, warnings, reject = &omap{}, nil, path+": the frontmatter parser failed ("+panicText(r)+"); the skill is skipped"
+			m, warnings, reject = &omap{}, nil, path+": the frontmatter parser failed ("+panictext.Of(r)+"); the skill is skipped"
 		}
 	}()
 	yamlText, rest, found := split(text)
@@ -163,17 +164,6 @@ func appendValue(b []byte, v any) []byte {
 		return b
 	}
 	panic("frontmatter: a value of an unexpected type") // the walk makes only the types above
-}
-
-// panicText describes a recovered panic without fmt.
-func panicText(r any) string {
-	switch r := r.(type) {
-	case error:
-		return r.Error()
-	case string:
-		return r
-	}
-	return "a panic"
 }
 
 // AppendParseYAML appends the result of the YAML half of the complete path

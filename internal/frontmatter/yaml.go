@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/skilldex/skilldex/internal/fmrules"
+	"github.com/skilldex/skilldex/internal/panictext"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -73,7 +74,7 @@ func yamlFrontmatter(path, src string, line int) (m *omap, warnings []string, re
 func parseYAML(src string) (doc yaml.Node, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = errors.New("yaml: the YAML parser failed: " + panicText(r))
+			err = errors.New("yaml: the YAML parser failed: " + panictext.Of(r))
 		}
 	}()
 	err = yaml.Unmarshal([]byte(src), &doc)

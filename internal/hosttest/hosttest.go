@@ -4,8 +4,9 @@
 // instantiate and call the module; what they check is the same, so it is
 // written once here:
 //
-//   - BuildModules builds both modules with the flags of `make build`, so
-//     every host runs the bytes the others run;
+//   - BuildModules builds both modules with the flags of `make build` (or
+//     reads those make test built), so every host runs the bytes the
+//     others run;
 //   - Corpus.Replay sends every conformance case (testdata/conformance)
 //     through the host and requires the native reply, byte for byte, and
 //     want.json (SPEC S42);
@@ -38,22 +39,31 @@ type Modules struct {
 
 // BuildModules builds both modules from the repository at root into dir,
 // with the flags of `make build` (abitest.BuildFlags), and reads them.
+// When SKILLDEX_MODULES names a directory, it reads the modules there
+// instead: make test sets it to build/, which its wasm target has just
+// written from the same source, so the modules are built once per run.
 func BuildModules(root, dir string) (Modules, error) {
 	var m Modules
-	engine := filepath.Join(dir, "skilldex.wasm")
-	if err := abitest.Build(root, engine); err != nil {
-		return m, err
-	}
-	frontmatter := filepath.Join(dir, "skilldex-frontmatter.wasm")
-	if err := abitest.BuildFrontmatter(root, frontmatter); err != nil {
+	if built := os.Getenv("SKILLDEX_MODULES"); built != "" {
+		dir = built
+	} else if err := buildModules(root, dir); err != nil {
 		return m, err
 	}
 	var err error
-	if m.Engine, err = os.ReadFile(engine); err != nil {
+	if m.Engine, err = os.ReadFile(filepath.Join(dir, "skilldex.wasm")); err != nil {
 		return m, err
 	}
-	m.Frontmatter, err = os.ReadFile(frontmatter)
+	m.Frontmatter, err = os.ReadFile(filepath.Join(dir, "skilldex-frontmatter.wasm"))
 	return m, err
+}
+
+// buildModules builds both modules into dir.
+func buildModules(root, dir string) error {
+	engine := filepath.Join(dir, "skilldex.wasm")
+	if err := abitest.Build(root, engine); err != nil {
+		return err
+	}
+	return abitest.BuildFrontmatter(root, filepath.Join(dir, "skilldex-frontmatter.wasm"))
 }
 
 // Corpus replays the conformance corpus through one host.

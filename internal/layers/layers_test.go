@@ -20,19 +20,19 @@ const module = "github.com/skilldex/skilldex/"
 var mayImport = map[string][]string{
 	"core":                  {"internal/jsontext", "internal/panictext", "internal/fmrules", "internal/siphash", "internal/frontmatter"},
 	"internal/fmrules":      nil,
-	"internal/frontmatter":  {"internal/fmrules"},
+	"internal/frontmatter":  {"internal/fmrules", "internal/panictext"},
 	"internal/jsontext":     nil,
 	"internal/panictext":    nil,
 	"internal/siphash":      nil,
-	"fsadapter/...":         {"core", "wasm/abi"},
+	"fsadapter/...":         {"core", "wasm/abi", "fsadapter/internal/..."},
 	"wire":                  {"core", "internal/jsontext", "internal/panictext"},
 	"wasm/abi/...":          {"wasm/abi/...", "internal/wasmsnap"}, // abitest builds the module as make build does
 	"wasm":                  {"core", "wire", "fsadapter/hostfs", "wasm/abi"},
 	"wasm/frontmatter":      {"internal/frontmatter", "wasm/abi"},
-	"wasmhost":              {"core", "wire", "wasm/abi", "embed"},
-	"embed":                 nil,
-	"internal/corpus":       {"*"}, // tools and tests around the layers
-	"internal/hosttest":     {"*"}, // what the hosts' tests share
+	"wasmhost":              {"core", "wire", "wasm/abi"},
+	"embed":                 {"wasmhost"}, // registers its modules as wasmhost's defaults
+	"internal/corpus":       {"*"},        // tools and tests around the layers
+	"internal/hosttest":     {"*"},        // what the hosts' tests share
 	"internal/benchratio":   nil,
 	"internal/notices":      nil,
 	"internal/provenance":   nil,

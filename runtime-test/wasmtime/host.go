@@ -712,7 +712,7 @@ func errnoOf(err error) abi.Errno {
 	if err == nil {
 		return abi.OK
 	}
-	return abi.ErrnoOf(core.ErrorCode(err))
+	return abi.ErrnoOf(core.POSIXCode(err))
 }
 
 // readDir packs the listing (ABI.md#read_dir); too big: the size needed.

@@ -207,7 +207,7 @@ func TestHost_fileVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	onDisk, err := disk.FileVersion("/f")
-	if err != nil && core.ErrorCode(err) != core.ENOSYS {
+	if err != nil && core.POSIXCode(err) != core.ENOSYS {
 		t.Fatal(err)
 	}
 	diskWant := reply(abi.OK, &onDisk)

@@ -184,3 +184,17 @@ const (
 	MaxRequest = 64 << 20  // skilldex_alloc returns 0 above this size
 	MaxResult  = 256 << 20 // the guest fails an import with EFBIG rather than grow a buffer beyond this
 )
+
+// RequestBuffer is the buffer skilldex_alloc hands out, grown to hold size
+// bytes: buf itself when it is large enough, else a new one of at least
+// 4 KiB, resliced to its capacity. ok is false over [MaxRequest] (alloc
+// then returns 0). Both modules keep their request buffer this way.
+func RequestBuffer(buf []byte, size uint32) (_ []byte, ok bool) {
+	if size > MaxRequest {
+		return buf, false
+	}
+	if uint32(cap(buf)) < size || buf == nil {
+		buf = make([]byte, max(int(size), 4096))
+	}
+	return buf[:cap(buf)], true
+}

@@ -94,10 +94,17 @@ func TestABI_documented(t *testing.T) {
 	for _, row := range []string{
 		"| 0 | `OK` |",
 		"| " + strconv.Itoa(int(abi.BufferTooSmall)) + " | `BufferTooSmall` |",
-		"ABI, version " + strconv.Itoa(abi.Version),
+		"**This is ABI version " + strconv.Itoa(abi.Version) + ".**",
 	} {
 		if !strings.Contains(doc, row) {
 			t.Errorf("ABI.md lacks %q", row)
+		}
+	}
+	// The version is stated once; every other number that names one is
+	// the same (the import module's name, the minimal host's constant).
+	for _, m := range regexp.MustCompile(`skilldex_host_v(\d+)|ABI_VERSION = (\d+)`).FindAllStringSubmatch(doc, -1) {
+		if n := m[1] + m[2]; n != strconv.Itoa(abi.Version) {
+			t.Errorf("ABI.md mentions %q, but the ABI version is %d", m[0], abi.Version)
 		}
 	}
 	if abi.HostModule != "skilldex_host_v"+strconv.Itoa(abi.Version) {
@@ -268,5 +275,31 @@ func TestABI_buildDeps(t *testing.T) {
 		if c.deps[c.pkg] != c.want {
 			t.Errorf("%s in the deps: %v, want %v", c.pkg, c.deps[c.pkg], c.want)
 		}
+	}
+}
+
+// TestRequestBuffer: the buffer holds the size asked for, is kept when it
+// does, is at least 4 KiB, and nothing over MaxRequest is handed out.
+func TestRequestBuffer(t *testing.T) {
+	var buf []byte
+	for _, tc := range []struct {
+		size   uint32
+		ok     bool
+		length int  // the length handed out
+		same   bool // the previous buffer kept
+	}{
+		{0, true, 4096, false},
+		{100, true, 4096, true},
+		{4096, true, 4096, true},
+		{5000, true, 5000, false},
+		{100, true, 5000, true},
+		{abi.MaxRequest + 1, false, 5000, true},
+	} {
+		before := buf
+		got, ok := abi.RequestBuffer(buf, tc.size)
+		if ok != tc.ok || len(got) != tc.length || (len(before) > 0 && (&got[0] == &before[0]) != tc.same) {
+			t.Errorf("RequestBuffer(%d bytes, %d) = %d bytes, %v; want %d, %v (kept: %v)", len(before), tc.size, len(got), ok, tc.length, tc.ok, tc.same)
+		}
+		buf = got
 	}
 }

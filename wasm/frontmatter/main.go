@@ -43,13 +43,10 @@ func abiVersion() int32 { return abi.Version }
 //
 //go:wasmexport skilldex_alloc
 func alloc(size uint32) unsafe.Pointer {
-	if size > abi.MaxRequest {
+	var ok bool
+	if request, ok = abi.RequestBuffer(request, size); !ok {
 		return nil
 	}
-	if uint32(cap(request)) < size || request == nil {
-		request = make([]byte, max(int(size), 4096))
-	}
-	request = request[:cap(request)]
 	return unsafe.Pointer(unsafe.SliceData(request))
 }
 
