@@ -117,9 +117,12 @@ func TestValidate_errors(t *testing.T) {
 
 func TestValidation_AppendJSON(t *testing.T) {
 	t.Parallel()
+	// S73: path, line and column where known, code, severity, message, fix when there is one.
 	v := &core.Validation{Dir: "/d", Diagnostics: []core.Diagnostic{
-		{Code: "a", Severity: "error", Message: "m", Line: 2}, {Code: "b", Severity: "info", Message: "n"}}}
-	want := `{"dir":"/d","diagnostics":[{"code":"a","severity":"error","message":"m","line":2},{"code":"b","severity":"info","message":"n"}]}`
+		{Path: "/d/SKILL.md", Code: "a", Severity: "error", Message: "m; f", Line: 2, Column: 5, Fix: "f"},
+		{Path: "/d", Code: "b", Severity: "info", Message: "n"}}}
+	want := `{"dir":"/d","diagnostics":[{"path":"/d/SKILL.md","line":2,"column":5,"code":"a","severity":"error","message":"m; f","fix":"f"},` +
+		`{"path":"/d","code":"b","severity":"info","message":"n"}]}`
 	if got := string(wire.AppendJSON(nil, v)); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
