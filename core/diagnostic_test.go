@@ -21,6 +21,12 @@ import (
 // diagCodes is every Diag constant of package core, by the source: the
 // list of codes SPEC S73 documents and index.d.ts types.
 func diagCodes(t *testing.T) []string {
+	return constValues(t, "Diag", regexp.MustCompile(`^[a-z-]+$`))
+}
+
+// constValues is the string values of package core's constants whose name
+// starts with prefix and whose value matches value, sorted, each once.
+func constValues(t *testing.T, prefix string, value *regexp.Regexp) []string {
 	t.Helper()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -48,7 +54,7 @@ func diagCodes(t *testing.T) []string {
 					if i < len(vs.Values) {
 						consts[n.Name] = vs.Values[i]
 					}
-					if strings.HasPrefix(n.Name, "Diag") {
+					if strings.HasPrefix(n.Name, prefix) {
 						names = append(names, n.Name)
 					}
 				}
@@ -73,7 +79,9 @@ func diagCodes(t *testing.T) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		codes = append(codes, s)
+		if value.MatchString(s) {
+			codes = append(codes, s)
+		}
 	}
 	slices.Sort(codes)
 	return slices.Compact(codes)
@@ -188,5 +196,40 @@ func TestDiscoverWarningsAsData(t *testing.T) {
 	}
 	if !slices.Equal(res.Warnings, want) {
 		t.Errorf("warnings\n%+v\nwant\n%+v", res.Warnings, want)
+	}
+}
+
+// dtsUnion is the string literals of the union type name in js/index.d.ts.
+func dtsUnion(t *testing.T, name string) []string {
+	t.Helper()
+	src, err := os.ReadFile("../js/index.d.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)export type ` + name + ` =(.*?);`).FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("index.d.ts has no type %s", name)
+	}
+	var out []string
+	for _, l := range regexp.MustCompile(`\| '([^']+)'`).FindAllSubmatch(m[1], -1) {
+		out = append(out, string(l[1]))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestCodesInIndexDTS: S73, and the JS contract. index.d.ts's
+// DiagnosticCode is exactly core's Diag codes; its ErrorCode is exactly
+// core's error codes (the upper-case Code constants) and the two a JS host
+// adds: ABI_MISMATCH (the loader) and USAGE (the CLI).
+func TestCodesInIndexDTS(t *testing.T) {
+	t.Parallel()
+	if got, want := dtsUnion(t, "DiagnosticCode"), diagCodes(t); !slices.Equal(got, want) {
+		t.Errorf("index.d.ts DiagnosticCode\n%v\ncore's Diag codes\n%v", got, want)
+	}
+	want := append(constValues(t, "Code", regexp.MustCompile(`^[A-Z_]+$`)), "ABI_MISMATCH", "USAGE")
+	slices.Sort(want)
+	if got := dtsUnion(t, "ErrorCode"); !slices.Equal(got, want) {
+		t.Errorf("index.d.ts ErrorCode\n%v\ncore's error codes and the host's\n%v", got, want)
 	}
 }

@@ -170,9 +170,85 @@ export interface Skill {
   userInvocable?: false;
 }
 
-export interface Warning {
-  skillPath: string;
+/**
+ * The stable codes of warnings and diagnostics (SPEC S73, which says what
+ * each means). core's Diag constants are the list; a test in core checks
+ * this union against them.
+ */
+export type DiagnosticCode =
+  | 'root-unreadable'
+  | 'root-too-large'
+  | 'unreadable'
+  | 'link-outside'
+  | 'invalid-yaml'
+  | 'frontmatter-warning'
+  | 'frontmatter-limit'
+  | 'parser-failed'
+  | 'name-too-long'
+  | 'control-character'
+  | 'description-too-long'
+  | 'plugin-registry-unreadable'
+  | 'plugin-registry-invalid'
+  | 'plugin-id-invalid'
+  | 'invalid-glob'
+  | 'glob-too-complex'
+  | 'name-collision'
+  | 'reply-budget'
+  | 'file-too-large'
+  | 'custom-dir-missing'
+  | 'missing-skill-md'
+  | 'empty-file'
+  | 'no-frontmatter'
+  | 'unclosed-frontmatter'
+  | 'name-missing'
+  | 'name-type'
+  | 'name-length'
+  | 'name-charset'
+  | 'name-format'
+  | 'name-hyphen'
+  | 'name-mismatch'
+  | 'description-missing'
+  | 'description-type'
+  | 'description-length'
+  | 'compatibility-type'
+  | 'compatibility-length'
+  | 'metadata-type'
+  | 'metadata-value'
+  | 'field-type'
+  | 'disabled'
+  | 'unknown-key'
+  | 'empty-body'
+  | 'nested-skill-md';
+
+/**
+ * One problem, as data (SPEC S73): where it is, what it is, how bad, and
+ * what to do. An editor's problems list or a language server reads these
+ * fields; the message is for people.
+ */
+export interface Diagnostic {
+  /** The file or directory the problem is in; "" when it is in no file (the call's options, the reply budget). */
+  path: string;
+  /** 1-based line in path (after S4 decoding), when one applies. */
+  line?: number;
+  /** 1-based column on that line, in characters (code points), when the engine knows it. */
+  column?: number;
+  /** Stable; typed string so that codes added later still type-check. */
+  code: DiagnosticCode | (string & {});
+  /**
+   * validate: against the Agent Skills specification. A warning: "error", something
+   * that exists was not loaded; "warning", it loaded but not as written.
+   */
+  severity: 'error' | 'warning' | 'info';
+  /** The text for people, as it has always been (the fix included where the message has one). */
   message: string;
+  /** What to do, when a fix is known. */
+  fix?: string;
+}
+
+/** A warning of discover, scanDir, contextFiles or match: a Diagnostic and the skill or root it concerns (S27). */
+export interface Warning extends Diagnostic {
+  /** The skill file or custom directory concerned; "" for a provider's warning (its file is in path). */
+  skillPath: string;
 }
 
 export type ShadowReason = 'name' | 'realpath' | 'disabled' | 'source-off' | 'ignored' | 'not-included';
@@ -271,13 +347,6 @@ export interface ContextFiles {
   warnings?: Warning[];
 }
 
-export interface Diagnostic {
-  code: string;
-  severity: 'error' | 'warning' | 'info';
-  message: string;
-  line?: number;
-}
-
 export interface Validation {
   dir: string;
   diagnostics: Diagnostic[];
@@ -299,8 +368,10 @@ export interface Explanation {
 }
 
 /**
- * The codes of SkilldexError: the engine's (SPEC) plus ABI_MISMATCH from the
- * loader (a module built for another ABI).
+ * The codes of SkilldexError: the engine's (core's Code constants; a test
+ * in core checks this union against them), ABI_MISMATCH from the loader (a
+ * module built for another ABI), and USAGE, the CLI's for a command line
+ * it cannot run (its --json error object).
  */
 export type ErrorCode =
   | 'INVALID_ARGUMENT'
@@ -311,9 +382,11 @@ export type ErrorCode =
   | 'PATH_TRAVERSAL'
   | 'PATH_ESCAPE'
   | 'NOT_FOUND'
+  | 'TOO_LARGE'
   | 'BAD_REQUEST'
   | 'INTERNAL'
-  | 'ABI_MISMATCH';
+  | 'ABI_MISMATCH'
+  | 'USAGE';
 
 export declare class SkilldexError extends Error {
   constructor(code: string, message: string, options?: { cause?: unknown });
