@@ -16,6 +16,19 @@
 // from inside a filesystem callback. A call's failure does not affect the
 // next one.
 //
+// # Paths and signals (SPEC S74)
+//
+// Every path the API takes is a string or a file: URL (PathLike), as
+// node:fs takes them. A relative string is resolved against the process's
+// working directory, before the request goes to the engine, where the
+// engine reads the runtime's own filesystem; with a custom `fs` (and in a
+// browser, which has no working directory) a relative path is an
+// INVALID_ARGUMENT error. Every call takes a `signal` (CallOptions), and so
+// does watch (WatchOptions): a call whose signal has aborted, or aborts
+// before its result is delivered, rejects with a DOMException named
+// "AbortError" whose `cause` is the signal's reason, as Node's own APIs do;
+// one aborted while it waits for its turn is not run.
+//
 // # Errors
 //
 // A failed operation rejects with a SkilldexError whose `code` is one of
@@ -23,6 +36,21 @@
 // filesystem method that threw something other than an fs error) the call
 // rejects with code "INTERNAL" and the module instance is replaced: the
 // next call runs on a fresh one and gives correct results.
+
+/**
+ * A path (SPEC S74): a string, absolute or relative to the process's
+ * working directory (with the runtime's own filesystem only), or a file: URL.
+ */
+export type PathLike = string | URL;
+
+/** What every call takes besides its own arguments (SPEC S74). */
+export interface CallOptions {
+  /**
+   * Abort the call: it rejects with a DOMException named "AbortError"
+   * (cause: the signal's reason), at once, whatever the engine is doing.
+   */
+  signal?: AbortSignal;
+}
 
 /** A filesystem entry's type (SPEC S2). */
 export type FileType = 'file' | 'dir' | 'symlink' | 'other';
@@ -127,7 +155,8 @@ export interface Options {
   enableClaudeProject?: boolean;
   enablePiUser?: boolean;
   enablePiProject?: boolean;
-  customDirectories?: string[] | null;
+  /** A relative entry is relative to cwd (S26), not to the process's working directory. */
+  customDirectories?: PathLike[] | null;
   ignoredSkills?: string[] | null;
   includeSkills?: string[] | null;
   disabledExtensions?: string[] | null;
@@ -143,8 +172,8 @@ export interface Options {
  * the SPEC defaults to every option left out.
  */
 export interface LoadContext {
-  cwd?: string;
-  home?: string;
+  cwd?: PathLike;
+  home?: PathLike;
   options?: Options;
 }
 
@@ -496,6 +525,8 @@ export interface WatchOptions {
   persistent?: boolean;
   /** Receives errors of later discoveries and exceptions thrown by onChange. Default: ignored. */
   onError?: (error: unknown) => void;
+  /** Ends the watch when it aborts, as close() does; `ready`, if not settled yet, rejects with an AbortError (S74). */
+  signal?: AbortSignal;
 }
 
 export interface WatchHandle {
@@ -534,23 +565,26 @@ export interface EngineStats {
 
 /** An engine: one module instance over one filesystem; calls are queued. */
 export interface Skilldex {
-  discover(ctx?: LoadContext): Promise<DiscoverResult>;
-  scanDir(dir: string, opts?: { source?: string }): Promise<ScanResult>;
-  resolve(url: string, ctx?: LoadContext): Promise<Resource>;
-  listFiles(name: string, ctx?: LoadContext): Promise<FileList>;
-  renderPrompt(opts?: PromptOptions): Promise<Prompt>;
+  discover(ctx?: LoadContext & CallOptions): Promise<DiscoverResult>;
+  scanDir(dir: PathLike, opts?: { source?: string } & CallOptions): Promise<ScanResult>;
+  /** url: a skill:// URL, as a string or a URL object. */
+  resolve(url: string | URL, ctx?: LoadContext & CallOptions): Promise<Resource>;
+  listFiles(name: string, ctx?: LoadContext & CallOptions): Promise<FileList>;
+  renderPrompt(opts?: PromptOptions & CallOptions): Promise<Prompt>;
   /** null when the text is not a skill command (SPEC S35). */
-  expandCommand(text: string, opts?: ExpandOptions): Promise<Expansion | null>;
-  commands(ctx?: LoadContext): Promise<CommandList>;
-  contextFiles(ctx?: LoadContext): Promise<ContextFiles>;
-  validate(dir: string): Promise<Validation>;
-  explain(name: string, ctx?: LoadContext): Promise<Explanation>;
+  expandCommand(text: string, opts?: ExpandOptions & CallOptions): Promise<Expansion | null>;
+  commands(ctx?: LoadContext & CallOptions): Promise<CommandList>;
+  contextFiles(ctx?: LoadContext & CallOptions): Promise<ContextFiles>;
+  /** dir: a skill folder, its SKILL.md, or a skills root (S51). */
+  validate(dir: PathLike, opts?: CallOptions): Promise<Validation>;
+  explain(name: string, ctx?: LoadContext & CallOptions): Promise<Explanation>;
   /**
    * The raw form: a request (object or JSON string, wasm/ABI.md) in, the
    * engine's exact reply string out, including error replies (it does not
-   * reject for those). Rejects only when the module crashed.
+   * reject for those). Rejects only when the module crashed (or the signal
+   * aborted). The request goes as it is: its paths must be absolute strings.
    */
-  call(request: string | Request | { op: string; [field: string]: unknown }): Promise<string>;
+  call(request: string | Request | { op: string; [field: string]: unknown }, opts?: CallOptions): Promise<string>;
   /**
    * The skills that apply to paths (S55): every loaded skill with
    * alwaysApply: true, and every skill whose globs match one of the paths
@@ -558,7 +592,7 @@ export interface Skilldex {
    * the base name, one with "/" the whole relative path, "**" crosses
    * directories).
    */
-  match(paths: string[], ctx?: LoadContext): Promise<MatchResult>;
+  match(paths: PathLike[], ctx?: LoadContext & CallOptions): Promise<MatchResult>;
   /**
    * Watch what a discovery with ctx depends on (its roots, missing roots
    * through their nearest existing ancestor, skill folders and SKILL.md
@@ -569,7 +603,7 @@ export interface Skilldex {
    */
   watch(ctx: LoadContext | undefined, onChange: (change: SkillChange) => void, opts?: WatchOptions): WatchHandle;
   /** Compile and instantiate now instead of at the first call. */
-  ready(): Promise<void>;
+  ready(opts?: CallOptions): Promise<void>;
   /** Drop the instance (the next call creates a new one); in worker mode, end the worker after the calls made so far. */
   close(): Promise<void>;
   stats(): EngineStats;

@@ -861,10 +861,14 @@ export class Engine {
    * not the reply string call returns.
    * @template T
    * @param {string} request @param {(text: string) => T} parse
+   * @param {() => void} [before] called when the call's turn comes; a throw skips the call (an aborted signal)
    * @returns {Promise<T>}
    */
-  callValue(request, parse) {
-    const run = this.tail.then(async () => parse(/** @type {string} */ (await this.callNow(request, 'json'))));
+  callValue(request, parse, before) {
+    const run = this.tail.then(async () => {
+      before?.();
+      return parse(/** @type {string} */ (await this.callNow(request, 'json')));
+    });
     this.tail = run.catch(() => {});
     return run;
   }
