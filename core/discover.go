@@ -78,7 +78,7 @@ func scanContext(fsys FS, cwd, home string, opts *Options) (roots []scanned, fou
 	for _, p := range providerTable(*opts) {
 		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
 			roots = append(roots, scanned{p: p})
-			listItem(fsys, &roots[len(roots)-1], &item, home, repo, ancestors)
+			listItem(fsys, &roots[len(roots)-1], &item, cwd, home, repo, ancestors)
 		}
 	}
 	for _, dir := range opts.CustomDirectories { // S26
@@ -127,7 +127,7 @@ func shareSkillStorage(roots []scanned) []Skill {
 // listItem lists one provider root into r (listRoot).
 //
 //go:noinline
-func listItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancestors []string) {
+func listItem(fsys FS, r *scanned, item *providerItem, cwd, home, repo string, ancestors []string) {
 	if item.warning.Code != "" {
 		r.warning = item.warning
 		return
@@ -136,6 +136,9 @@ func listItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancest
 	if spec.provider != "claude-plugins" || spec.scope == "" { // S43
 		spec.scope = scopeOf(spec.root, spec.level, home, repo, ancestors)
 	}
+	// S75: a refused read of a project root above cwd is the host's grant
+	// bounding the walk up, not a problem to report.
+	spec.quietEPERM = spec.level == "project" && spec.provider != "claude-plugins" && !under(spec.root, cwd)
 	r.spec = item.spec
 	r.listed, r.out = listRoot(fsys, spec)
 }
@@ -145,7 +148,7 @@ func listItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancest
 //go:noinline
 func listCustom(fsys FS, r *scanned, dir, cwd, home string) {
 	r.spec = scanSpec{root: customRoot(dir, cwd, home), provider: "custom", providerName: "Custom", level: "user",
-		requireDescription: true, scope: home}
+		requireDescription: true, scope: home, reportMissing: true}
 	r.listed, r.out = listRoot(fsys, r.spec)
 }
 

@@ -24,6 +24,13 @@ type scanSpec struct {
 	requireDescription bool
 	namePrefix         string // "<plugin>:" for claude-plugins (S20)
 	quietENOTDIR       bool   // a root below another root (S48): its parent already warned
+	// quietEPERM: a project root of an ancestor above cwd, which a host
+	// that refuses reads (EPERM: Deno outside --allow-read) may refuse
+	// without a word; its grant bounds the walk up (S75).
+	quietEPERM bool
+	// reportMissing: a customDirectories entry, which the user named, so
+	// that its absence is a warning, not S12's silence (S75).
+	reportMissing bool
 	// scope is the S43 boundary of the source besides the skill folder
 	// and the root: repository, project directory, home or installPath;
 	// "" for none.
@@ -73,7 +80,12 @@ func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
 	var out scanOutcome
 	entries, err := fsys.ReadDir(spec.root)
 	if err != nil {
-		if code := ErrorCode(err); code != ENOENT && !(code == ENOTDIR && spec.quietENOTDIR) { // S12
+		switch code := ErrorCode(err); {
+		case code == ENOENT && spec.reportMissing: // S75
+			out.rootWarning = diagnostic(spec.root, DiagCustomDirMissing, SeverityWarning,
+				"Custom directory not found: "+spec.root, "create it, or remove it from customDirectories")
+		case code == ENOENT, code == ENOTDIR && spec.quietENOTDIR, code == EPERM && spec.quietEPERM: // S12, S48, S75
+		default:
 			out.rootWarning = readFailureDiagnostic(DiagRootUnreadable, SeverityError, "Failed to read skills directory", spec.root, code)
 		}
 		return nil, out

@@ -74,7 +74,10 @@ const (
 // name, description, compatibility, other known fields, unknown keys in
 // frontmatter order, body, nested SKILL.md files in byte order). An error is
 // returned only when skillDir is not absolute (INVALID_ARGUMENT) or is not
-// an existing directory (NOT_FOUND).
+// an existing directory (NOT_FOUND; a refused read says so and names the
+// grant, S75). skillDir may also name the skill's SKILL.md (its name in
+// any case): its folder is validated, with the folder holding it as the
+// skills root (S75).
 //
 // A skills root (S51): when skillDir holds no SKILL.md (in any case) but
 // some of its entries are skill folders, each is validated as a skill and
@@ -148,13 +151,21 @@ func Validate(fsys FS, skillDir string) (*Validation, error) {
 	dir := path.Clean(skillDir)
 	t, err := fsys.Stat(dir)
 	if err != nil {
-		if c := ErrorCode(err); c != ENOENT {
+		switch c := ErrorCode(err); c {
+		case ENOENT:
+			return nil, errorf(CodeNotFound, "Directory not found: "+dir)
+		case EPERM, EACCES: // S75: a refusal is not an absence
+			return nil, errorf(CodeNotFound, "Cannot read directory: "+dir+" ("+c+"); "+readFailureFix(dir, c))
+		default:
 			return nil, errorf(CodeNotFound, "Directory not found: "+dir+" ("+c+")")
 		}
-		return nil, errorf(CodeNotFound, "Directory not found: "+dir)
+	}
+	if t == TypeFile && strings.EqualFold(path.Base(dir), "SKILL.md") { // S75: a skill's file stands for its folder
+		folder := path.Dir(dir)
+		return validateSkill(fsys, folder, path.Dir(folder)), nil
 	}
 	if t != TypeDir {
-		return nil, errorf(CodeNotFound, "Not a directory: "+dir)
+		return nil, errorf(CodeNotFound, "Not a directory: "+dir+"; validate takes a skill folder, its SKILL.md, or a skills root")
 	}
 	if children := skillFolders(fsys, dir); children != nil { // S51
 		root := &Validation{Dir: dir, Diagnostics: []Diagnostic{}, Skills: make([]Validation, 0, len(children))}

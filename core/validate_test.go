@@ -105,7 +105,7 @@ func TestValidate_errors(t *testing.T) {
 	for _, tc := range []struct{ dir, code, msg string }{
 		{"rel", core.CodeInvalidArgument, "dir must be an absolute path"},
 		{"/none/", core.CodeNotFound, "Directory not found: /none"},
-		{"/f", core.CodeNotFound, "Not a directory: /f"},
+		{"/f", core.CodeNotFound, "Not a directory: /f; validate takes a skill folder, its SKILL.md, or a skills root"},
 	} {
 		_, err := core.Validate(fsys, tc.dir)
 		var e *core.Error

@@ -571,7 +571,12 @@ export interface Skilldex {
   resolve(url: string | URL, ctx?: LoadContext & CallOptions): Promise<Resource>;
   listFiles(name: string, ctx?: LoadContext & CallOptions): Promise<FileList>;
   renderPrompt(opts?: PromptOptions & CallOptions): Promise<Prompt>;
-  /** null when the text is not a skill command (SPEC S35). */
+  /**
+   * null when the text is not a skill command (SPEC S35), commands are
+   * disabled, or it names a skill with user-invocable: false (S47). A command
+   * that names no skill rejects (S75): UNKNOWN_SKILL, whose message has "Did
+   * you mean" and "Available" lines (S50), or MISSING_NAME for "/skill:" alone.
+   */
   expandCommand(text: string, opts?: ExpandOptions & CallOptions): Promise<Expansion | null>;
   commands(ctx?: LoadContext & CallOptions): Promise<CommandList>;
   contextFiles(ctx?: LoadContext & CallOptions): Promise<ContextFiles>;
