@@ -600,6 +600,13 @@ test('S76: warnings print their fix; a custom directory that is not there is one
   fs.writeFileSync(settings, JSON.stringify({ customDirectories: ['~/my-skills'] }));
   const r = ok(cli(['list', ...ctx, '--settings', settings]));
   assert.equal(r.stderr, `warning: Custom directory not found: ${home}/my-skills; create it, or remove it from customDirectories\n`);
+  // --json: the engine's warning objects, with their fields (S73).
+  const j = JSON.parse(ok(cli(['list', ...ctx, '--settings', settings, '--json'])).stdout);
+  assert.deepEqual(j.warnings, [{
+    skillPath: `${home}/my-skills`, path: `${home}/my-skills`, code: 'custom-dir-missing', severity: 'warning',
+    message: `Custom directory not found: ${home}/my-skills; create it, or remove it from customDirectories`,
+    fix: 'create it, or remove it from customDirectories',
+  }]);
 });
 
 test('S76: expand of an unknown /skill: name fails with "Did you mean" (S75); other text passes', () => {
