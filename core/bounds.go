@@ -127,30 +127,36 @@ func runeCount(s string) int {
 }
 
 // boundSkillText applies S45 to a skill's name and description. It returns
-// the warnings (bare messages) and whether the skill is skipped. prefix is
+// the warnings (about file) and whether the skill is skipped. prefix is
 // the length of the plugin prefix of s.Name.
-func boundSkillText(s *Skill, file string, prefix int) (warnings []string, skip bool) {
+func boundSkillText(s *Skill, file string, prefix int) (warnings []Diagnostic, skip bool) {
 	if n := len(s.Name) - prefix; n > MaxNameBytes {
-		return []string{file + ": the name is " + strconv.Itoa(n) + " bytes long, over the limit of " +
-			strconv.Itoa(MaxNameBytes) + "; skill skipped (shorten the name)"}, true
+		return []Diagnostic{{Path: file, Code: DiagNameTooLong, Severity: SeverityError,
+			Message: file + ": the name is " + strconv.Itoa(n) + " bytes long, over the limit of " +
+				strconv.Itoa(MaxNameBytes) + "; skill skipped (shorten the name)", Fix: "shorten the name"}}, true
+	}
+	controls := func(field string) Diagnostic {
+		return Diagnostic{Path: file, Code: DiagControlCharacter, Severity: SeverityWarning,
+			Message: file + ": the " + field + " holds control characters, shown as U+FFFD (remove them)", Fix: "remove them"}
 	}
 	if hasControl(s.Name) {
 		s.Name = replaceControl(s.Name)
-		warnings = append(warnings, file+": the name holds control characters, shown as U+FFFD (remove them)")
+		warnings = append(warnings, controls("name"))
 	}
-	cut := ""
+	var cut Diagnostic
 	if len(s.Description) > MaxDescriptionChars {
 		if n := runeCount(s.Description); n > MaxDescriptionChars {
 			s.Description = firstRunes(s.Description, MaxDescriptionChars)
-			cut = file + ": the description is " + strconv.Itoa(n) + " characters long; cut to " +
-				strconv.Itoa(MaxDescriptionChars) + " (shorten it)"
+			cut = Diagnostic{Path: file, Code: DiagDescriptionTooLong, Severity: SeverityWarning,
+				Message: file + ": the description is " + strconv.Itoa(n) + " characters long; cut to " +
+					strconv.Itoa(MaxDescriptionChars) + " (shorten it)", Fix: "shorten it"}
 		}
 	}
 	if hasControl(s.Description) { // after the cut: the replacement keeps the count of characters
 		s.Description = replaceControl(s.Description)
-		warnings = append(warnings, file+": the description holds control characters, shown as U+FFFD (remove them)")
+		warnings = append(warnings, controls("description"))
 	}
-	if cut != "" {
+	if cut.Code != "" {
 		warnings = append(warnings, cut)
 	}
 	return warnings, false

@@ -29,6 +29,10 @@ const MaxReplyBytes = 64 << 20
 // frontmatter: its keys, quotes, commas, booleans.
 const replyOverhead = 320
 
+// warningOverhead bounds what a warning's JSON adds to its strings: keys,
+// quotes, commas, line and column.
+const warningOverhead = 128
+
 // budgetCutChars is what step 3 leaves of a project-level description.
 const budgetCutChars = 200
 
@@ -49,8 +53,10 @@ func applyReplyBudget(res *Result) {
 //go:noinline
 func cutToBudget(res *Result, size int) {
 	warn := func(n int, what string) {
-		res.Warnings = append(res.Warnings, Warning{"", "The skills found would make a reply over 64 MiB: " +
-			strconv.Itoa(n) + " " + what + " (S45; move large or generated skills out of the project)"})
+		res.Warnings = append(res.Warnings, warning("", Diagnostic{Code: DiagReplyBudget, Severity: SeverityWarning,
+			Message: "The skills found would make a reply over 64 MiB: " + strconv.Itoa(n) + " " + what +
+				" (S45; move large or generated skills out of the project)",
+			Fix: "move large or generated skills out of the project"}))
 		size += replyOverhead + len(what)
 	}
 	project := func(s *Skill) bool { return s.Level == "project" && s.Source != "custom:user" }
@@ -113,7 +119,8 @@ func resultSize(res *Result) int {
 		n += skillSize(&res.Skills[i])
 	}
 	for _, w := range res.Warnings {
-		n += 32 + jsonStringSize(w.SkillPath) + jsonStringSize(w.Message)
+		n += warningOverhead + jsonStringSize(w.SkillPath) + jsonStringSize(w.Path) + jsonStringSize(w.Code) +
+			jsonStringSize(w.Severity) + jsonStringSize(w.Message) + jsonStringSize(w.Fix)
 	}
 	for _, s := range res.Shadowed {
 		n += 64 + jsonStringSize(s.Name) + jsonStringSize(s.FilePath) + jsonStringSize(s.Source) +
@@ -141,7 +148,7 @@ func resultBound(res *Result) int {
 		}
 	}
 	for _, w := range res.Warnings {
-		n += 36 + 6*(len(w.SkillPath)+len(w.Message))
+		n += warningOverhead + 12 + 6*(len(w.SkillPath)+len(w.Path)+len(w.Code)+len(w.Severity)+len(w.Message)+len(w.Fix))
 	}
 	for _, s := range res.Shadowed {
 		n += 74 + 6*(len(s.Name)+len(s.FilePath)+len(s.Source)+len(s.Reason)+len(s.Winner))

@@ -61,7 +61,7 @@ func FuzzResultBound(f *testing.F) {
 		res := &Result{
 			Skills: []Skill{{Name: a, Description: b, FilePath: a + b, BaseDir: b, Source: a, Provider: b,
 				ProviderName: a, Level: b, SourcePath: a, Frontmatter: &Map{}, Contexts: []string{a, b}, Globs: []string{b}}},
-			Warnings: []Warning{{a, b}},
+			Warnings: []Warning{{a, Diagnostic{Path: b, Line: 1 << 30, Column: 1 << 30, Code: a, Severity: b, Message: b, Fix: a}}},
 			Shadowed: []Shadowed{{Name: a, FilePath: b, Source: a, Reason: b, Winner: a}},
 		}
 		if bound, exact := resultBound(res), resultSize(res); bound < exact {

@@ -26,9 +26,13 @@ const commandPrefix = "/skill:"
 // name is the longest skill name that the text after "/skill:" starts
 // with, followed by white space (any Unicode white space, newlines
 // included) or the end (S49: names may hold spaces); the args are the
-// rest, trimmed. When the text is not a command, names no skill, names a
-// skill with user-invocable: false (S47), or enable is false, the result
-// is nil and no error: the host passes the text on unchanged.
+// rest, trimmed. When the text is not a command, names a skill with
+// user-invocable: false (S47), or enable is false, the result is nil and
+// no error: the host passes the text on unchanged. A command that names
+// no skill is an error, never a silent pass-through (S75): UNKNOWN_SKILL
+// with S50's message (the name typed, up to the first white space; "Did
+// you mean" and "Available" among the skills a user can invoke), or
+// MISSING_NAME when no name follows "/skill:".
 //
 // The message is the SKILL.md body as [ParseSkillFile] gives it
 // (frontmatter stripped, S4 decoding, so CRLF and BOM files work), then
@@ -50,7 +54,10 @@ func ExpandCommand(ctx context.Context, fsys FS, text string, skills []Skill, en
 		return nil, nil
 	}
 	s := commandSkill(rest, skills)
-	if s == nil || s.DisableUserInvocation { // S47: user-invocable: false passes through
+	if s == nil { // S75
+		return nil, unknownCommand(rest, skills)
+	}
+	if s.DisableUserInvocation { // S47: user-invocable: false passes through
 		return nil, nil
 	}
 	args := strings.TrimSpace(rest[len(s.Name):])
@@ -83,6 +90,25 @@ func ExpandCommand(ctx context.Context, fsys FS, text string, skills []Skill, en
 		b.WriteString(args)
 	}
 	return &Expansion{Message: b.String(), Name: s.Name, Path: s.FilePath, Args: args}, nil
+}
+
+// unknownCommand is the error of a command that names no loaded skill
+// (S75): rest is the text after "/skill:".
+func unknownCommand(rest string, skills []Skill) *Error {
+	name := rest
+	if i := strings.IndexFunc(rest, unicode.IsSpace); i >= 0 {
+		name = rest[:i]
+	}
+	if name == "" {
+		return errorf(CodeMissingName, "/skill: requires a skill name: /skill:<name>")
+	}
+	invocable := make([]Skill, 0, len(skills))
+	for i := range skills {
+		if !skills[i].DisableUserInvocation {
+			invocable = append(invocable, skills[i])
+		}
+	}
+	return unknownSkill(name, invocable)
 }
 
 // commandSkill is the skill a command names (S35, S49): among the skills

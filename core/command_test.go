@@ -49,12 +49,9 @@ func TestExpandCommand(t *testing.T) {
 		{"S36 no frontmatter, colon name", "/skill:plug:bare x", true, &core.Expansion{Message: "just text\n\n---\n\nSkill: /s/bare/SKILL.md\nUser: x", Name: "plug:bare", Path: "/s/bare/SKILL.md", Args: "x"}},
 		{"S36 empty body", "/skill:fm", true, &core.Expansion{Message: "\n\n---\n\nSkill: /s/fm/SKILL.md", Name: "fm", Path: "/s/fm/SKILL.md"}},
 		{"S35 disabled", "/skill:pdf", false, nil},
-		{"S35 unknown", "/skill:xlsx", true, nil},
+		{"S35 disabled, unknown name", "/skill:xlsx", false, nil},
 		{"S35 not a command", "hello /skill:pdf", true, nil},
 		{"S35 case-sensitive prefix", "/SKILL:pdf", true, nil},
-		{"S35 empty name", "/skill:", true, nil},
-		{"S35 space after prefix", "/skill: pdf", true, nil},
-		{"S35 name case-sensitive", "/skill:PDF", true, nil},
 		{"S35 empty text", "", true, nil},
 	}
 	for _, tc := range tests {
@@ -68,6 +65,31 @@ func TestExpandCommand(t *testing.T) {
 				t.Errorf("ExpandCommand(%q) =\n%+v\nwant\n%+v", tc.text, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestExpandCommand_unknown: S75. A command that names no skill is an
+// error, not null: S50's unknown-skill message with "Did you mean" among
+// the skills a user can invoke (S47), or MISSING_NAME without a name.
+func TestExpandCommand_unknown(t *testing.T) {
+	t.Parallel()
+	fsys, skills := commandTree(t)
+	skills = append(skills, core.Skill{Name: "pdf-hidden", FilePath: "/s/pdf/SKILL.md", DisableUserInvocation: true})
+	const available = "\nAvailable: fm, gone, pdf, plug:bare, win" // not pdf-hidden (S47)
+	for _, tc := range []struct{ text, code, msg string }{
+		{"/skill:xlsx do it", core.CodeUnknownSkill, "Unknown skill: xlsx" + available},
+		{"/skill:PDF", core.CodeUnknownSkill, "Unknown skill: PDF\nDid you mean: pdf" + available},
+		{"/skill:pdff\nmore", core.CodeUnknownSkill, "Unknown skill: pdff\nDid you mean: pdf" + available},
+		{"/skill:bare", core.CodeUnknownSkill, "Unknown skill: bare\nDid you mean: plug:bare" + available},
+		{"/skill:pdf-hiden", core.CodeUnknownSkill, "Unknown skill: pdf-hiden" + available},
+		{"/skill:", core.CodeMissingName, "/skill: requires a skill name: /skill:<name>"},
+		{"/skill: pdf", core.CodeMissingName, "/skill: requires a skill name: /skill:<name>"},
+	} {
+		got, err := core.ExpandCommand(context.Background(), fsys, tc.text, skills, true)
+		var e *core.Error
+		if got != nil || !errors.As(err, &e) || e.Code != tc.code || e.Message != tc.msg {
+			t.Errorf("ExpandCommand(%q) = %+v, %v; want %s %q", tc.text, got, err, tc.code, tc.msg)
+		}
 	}
 }
 

@@ -136,12 +136,13 @@ func readContextFile(fsys FS, p, scope string, warnings *[]Warning) (string, boo
 	}
 	within := trustedWithin(fsys, real, path.Dir(p), scope)
 	if within == "" {
-		*warnings = append(*warnings, Warning{p, linkOutsideMessage(p, real)})
+		*warnings = append(*warnings, warning(p, linkOutsideDiagnostic(p, real)))
 		return "", false
 	}
 	data, err := readFileWithin(fsys, within, p, MaxContextBytes)
 	if _, ok := err.(*errTooLarge); ok {
-		*warnings = append(*warnings, Warning{p, p + " is larger than 1 MiB; skipped"})
+		*warnings = append(*warnings, warning(p, Diagnostic{Path: p, Code: DiagFileTooLarge, Severity: SeverityError,
+			Message: p + " is larger than 1 MiB; skipped", Fix: "keep context files under 1 MiB"}))
 		return "", false
 	}
 	if err != nil {

@@ -66,8 +66,8 @@ func Discover(ctx context.Context, fsys FS, cwd, home string, opts Options) (*Re
 // warning in place of one.
 type scanned struct {
 	p       provider
-	custom  bool   // a customDirectories entry (S26)
-	warning string // a provider-level warning (S20's registry), or ""
+	custom  bool       // a customDirectories entry (S26)
+	warning Diagnostic // a provider-level warning (S20's registry), when its Code is not ""
 	spec    scanSpec
 	out     scanOutcome
 	listed  *rootScan // the root listed, to be scanned (nil: out is all there is)
@@ -88,7 +88,7 @@ func scanContext(ctx context.Context, fsys FS, cwd, home string, opts *Options) 
 				return nil, 0, nil // Discover reports it
 			}
 			roots = append(roots, scanned{p: p})
-			listItem(fsys, &roots[len(roots)-1], &item, home, repo, ancestors)
+			listItem(fsys, &roots[len(roots)-1], &item, cwd, home, repo, ancestors)
 		}
 	}
 	for _, dir := range opts.CustomDirectories { // S26
@@ -140,8 +140,8 @@ func shareSkillStorage(roots []scanned) []Skill {
 // listItem lists one provider root into r (listRoot).
 //
 //go:noinline
-func listItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancestors []string) {
-	if item.warning != "" {
+func listItem(fsys FS, r *scanned, item *providerItem, cwd, home, repo string, ancestors []string) {
+	if item.warning.Code != "" {
 		r.warning = item.warning
 		return
 	}
@@ -149,6 +149,9 @@ func listItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancest
 	if spec.provider != "claude-plugins" || spec.scope == "" { // S43
 		spec.scope = scopeOf(spec.root, spec.level, home, repo, ancestors)
 	}
+	// S75: a refused read of a project root above cwd is the host's grant
+	// bounding the walk up, not a problem to report.
+	spec.quietEPERM = spec.level == "project" && spec.provider != "claude-plugins" && !under(spec.root, cwd)
 	r.spec = item.spec
 	r.listed, r.out = listRoot(fsys, spec)
 }
@@ -158,7 +161,7 @@ func listItem(fsys FS, r *scanned, item *providerItem, home, repo string, ancest
 //go:noinline
 func listCustom(fsys FS, r *scanned, dir, cwd, home string) {
 	r.spec = scanSpec{root: customRoot(dir, cwd, home), provider: "custom", providerName: "Custom", level: "user",
-		requireDescription: true, scope: home}
+		requireDescription: true, scope: home, reportMissing: true}
 	r.listed, r.out = listRoot(fsys, r.spec)
 }
 
@@ -205,18 +208,18 @@ func scanListed(ctx context.Context, r *scanned, scratch **scanScratch, cache *F
 //
 //go:noinline
 func (m *merger) take(r *scanned) {
-	if r.warning != "" {
+	if r.warning.Code != "" {
 		// A provider-level warning is heard when any level of the
 		// provider is on, like its roots' warnings.
 		if sourceEnabled(m.opts, r.p.id, "user") || sourceEnabled(m.opts, r.p.id, "project") {
-			m.res.Warnings = append(m.res.Warnings, Warning{"", "[" + r.p.displayName + "] " + r.warning})
+			m.res.Warnings = append(m.res.Warnings, providerWarning(r.p.displayName, r.warning))
 		}
 		return
 	}
 	// Warnings of a source the user turned off are noise; custom
 	// directories skip the source toggles (S26).
 	enabled := r.custom || sourceEnabled(m.opts, r.spec.provider, r.spec.level)
-	if enabled && (r.out.rootWarning != "" || len(r.out.fileWarnings) > 0) {
+	if enabled && (r.out.rootWarning.Code != "" || len(r.out.fileWarnings) > 0) {
 		m.warn(r)
 	}
 	m.res.Shadowed = append(m.res.Shadowed, r.out.outside...) // S43: before the filters
@@ -230,18 +233,26 @@ func (m *merger) take(r *scanned) {
 func (m *merger) warn(r *scanned) {
 	res, out := m.res, &r.out
 	if r.custom {
-		if out.rootWarning != "" {
-			res.Warnings = append(res.Warnings, Warning{r.spec.root, out.rootWarning})
+		if out.rootWarning.Code != "" {
+			res.Warnings = append(res.Warnings, warning(r.spec.root, out.rootWarning))
 		}
 		res.Warnings = append(res.Warnings, out.fileWarnings...)
 		return
 	}
-	if out.rootWarning != "" {
-		res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + out.rootWarning})
+	if out.rootWarning.Code != "" {
+		res.Warnings = append(res.Warnings, providerWarning(r.p.displayName, out.rootWarning))
 	}
 	for _, w := range out.fileWarnings {
-		res.Warnings = append(res.Warnings, Warning{"", "[" + r.p.displayName + "] " + w.Message})
+		res.Warnings = append(res.Warnings, providerWarning(r.p.displayName, w.Diagnostic))
 	}
+}
+
+// providerWarning is a provider's warning (S21, S27): skillPath "", the
+// message prefixed with the provider's display name; Path still names the
+// file (S73).
+func providerWarning(displayName string, d Diagnostic) Warning {
+	d.Message = "[" + displayName + "] " + d.Message
+	return warning("", d)
 }
 
 // offerAll offers each skill of one root, in order.
@@ -292,8 +303,8 @@ func ScanDir(ctx context.Context, fsys FS, dir, source string) (*ScanResult, err
 	if res.Skills == nil {
 		res.Skills = []Skill{}
 	}
-	if out.rootWarning != "" {
-		res.Warnings = append(res.Warnings, Warning{dir, out.rootWarning})
+	if out.rootWarning.Code != "" {
+		res.Warnings = append(res.Warnings, warning(dir, out.rootWarning))
 	}
 	res.Warnings = append(res.Warnings, out.fileWarnings...)
 	return res, nil
@@ -441,10 +452,10 @@ func (m *merger) compileGlobs(patterns []string, option string) []namePattern {
 			g, err = compileGlob(src, nil, false) // no separators: * crosses ':'
 		}
 		if err == errGlobTooLong {
-			m.res.Warnings = append(m.res.Warnings, Warning{"", globTooComplexMessage("options", pat, option)})
+			m.res.Warnings = append(m.res.Warnings, warning("", globTooComplexDiagnostic("", "options", pat, option)))
 		} else if err != nil {
-			m.res.Warnings = append(m.res.Warnings, Warning{"",
-				"Invalid glob pattern " + quoteInput(pat) + " in " + option + ": " + err.Error()})
+			m.res.Warnings = append(m.res.Warnings, warning("", Diagnostic{Code: DiagInvalidGlob, Severity: SeverityWarning,
+				Message: "Invalid glob pattern " + quoteInput(pat) + " in " + option + ": " + err.Error()}))
 		} else {
 			np.g = g
 		}
@@ -486,8 +497,9 @@ func (m *merger) offer(s *Skill, sourceOn, custom bool) {
 	if winner, ok := m.byName[s.Name]; ok {
 		m.shadow(s, ReasonName, winner)
 		if custom {
-			m.res.Warnings = append(m.res.Warnings, Warning{s.FilePath,
-				`name collision: "` + s.Name + `" already loaded from ` + winner + ", skipping this one"})
+			m.res.Warnings = append(m.res.Warnings, warning(s.FilePath, Diagnostic{Path: s.FilePath, Code: DiagNameCollision,
+				Severity: SeverityWarning, Message: `name collision: "` + s.Name + `" already loaded from ` + winner + ", skipping this one",
+				Fix: "rename one of the two skills"}))
 		}
 		return
 	}

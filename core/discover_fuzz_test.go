@@ -861,7 +861,10 @@ func (w *fuzzWorld) checkScanDir(t *testing.T, fsys core.FS) {
 			return x.SkillPath == root && strings.HasPrefix(x.Message, "Failed to read skills directory: "+root+" (")
 		})
 		if want := code != "" && code != core.ENOENT; rootWarn != want ||
-			want && !slices.Contains(res.Warnings, core.Warning{SkillPath: root, Message: "Failed to read skills directory: " + root + " (" + code + ")"}) {
+			want && !slices.ContainsFunc(res.Warnings, func(x core.Warning) bool {
+				return x.SkillPath == root && x.Path == root && x.Code == core.DiagRootUnreadable && x.Severity == core.SeverityError &&
+					x.Message == "Failed to read skills directory: "+root+" ("+code+")"
+			}) {
 			t.Fatalf("S28: ScanDir(%s) with listing code %q: warnings %+v", root, code, res.Warnings)
 		}
 		for _, s := range w.skills {
@@ -914,7 +917,8 @@ func (w *fuzzWorld) checkValidate(t *testing.T, fsys core.FS, s *fuzzSkill, root
 	if outside := w.linksOutside(s.file, root, ""); (i >= 0) != outside {
 		t.Fatalf("S43: Validate(%s) link-outside %v, want %v (%s): %+v", dir, i >= 0, outside, w.realpath(s.file), v.Diagnostics)
 	}
-	if i >= 0 && !slices.Contains(scan.Warnings, core.Warning{SkillPath: s.file, Message: v.Diagnostics[i].Message}) {
+	// S73: the same diagnostic, as data too.
+	if i >= 0 && !slices.Contains(scan.Warnings, core.Warning{SkillPath: s.file, Diagnostic: v.Diagnostics[i]}) {
 		t.Fatalf("S43: Validate(%s) says %q, ScanDir(%s) %+v", dir, v.Diagnostics[i].Message, root, scan.Warnings)
 	}
 }

@@ -139,6 +139,15 @@
 //     Diag constants (missing-skill-md, invalid-yaml, name-charset, ...);
 //     it reads SKILL.md only as S43 and S44 let discovery read it (a link
 //     out of the skill is link-outside and never opened).
+//   - S73: every [Warning] is a [Diagnostic] too (path, line, column,
+//     code, severity, message, fix), the codes the Diag constants; the
+//     message stays the text the rules define, and nothing needs reading
+//     back out of it.
+//   - S75: no silent answers. [ExpandCommand] of a command naming no
+//     skill is UNKNOWN_SKILL (S50's "Did you mean") or MISSING_NAME; a
+//     root the host refuses (EPERM) warns with the grant to give, but for
+//     a project root above cwd; a missing custom directory warns;
+//     [Validate] takes a SKILL.md for its folder.
 //   - S41: [Explain] tells where a name was found and why each copy lost.
 //   - S51: validate accepts allowed-tools as a string or a list of strings,
 //     reports a non-string metadata value as a warning with a fix for its

@@ -50,6 +50,13 @@ func globTooComplexMessage(subject, pattern, where string) string {
 		" bytes long, over the limit of " + strconv.Itoa(MaxGlobBytes) + "; the pattern is skipped (" + globTooComplexFix + ")"
 }
 
+// globTooComplexDiagnostic is the S57 warning as a Diagnostic about path
+// ("" for the options).
+func globTooComplexDiagnostic(path, subject, pattern, where string) Diagnostic {
+	return Diagnostic{Path: path, Code: DiagGlobTooComplex, Severity: SeverityWarning,
+		Message: globTooComplexMessage(subject, pattern, where), Fix: globTooComplexFix}
+}
+
 // globProgram is a compiled pattern: instructions for the NFA simulation.
 type globProgram struct {
 	inst    []globInst

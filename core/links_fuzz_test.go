@@ -352,7 +352,7 @@ func FuzzExpand(f *testing.F) {
 			e, err := core.ExpandCommand(context.Background(), w.fsys, text, w.skills, true)
 			if err != nil {
 				w.checkCode("ExpandCommand("+text+")", err, core.CodeNotFound, core.CodeInvalidArgument,
-					core.CodePathEscape, core.CodeTooLarge)
+					core.CodePathEscape, core.CodeTooLarge, core.CodeUnknownSkill, core.CodeMissingName)
 				return
 			}
 			if e == nil {

@@ -77,13 +77,14 @@ func Match(skills []Skill, cwd string, paths []string) *MatchResult {
 		for _, g := range s.Globs {
 			p, err := compilePathPattern(g)
 			if err == errGlobTooLong {
-				res.Warnings = append(res.Warnings, Warning{s.FilePath,
-					globTooComplexMessage(s.FilePath, g, "globs of skill "+quoteInput(s.Name))})
+				res.Warnings = append(res.Warnings, warning(s.FilePath,
+					globTooComplexDiagnostic(s.FilePath, s.FilePath, g, "globs of skill "+quoteInput(s.Name))))
 				continue
 			}
 			if err != nil {
-				res.Warnings = append(res.Warnings, Warning{s.FilePath,
-					"Invalid glob pattern " + quoteInput(g) + " in globs of skill " + quoteInput(s.Name) + " (" + s.FilePath + "): " + err.Error() + "; the pattern is skipped"})
+				res.Warnings = append(res.Warnings, warning(s.FilePath, Diagnostic{Path: s.FilePath, Code: DiagInvalidGlob,
+					Severity: SeverityWarning, Message: "Invalid glob pattern " + quoteInput(g) + " in globs of skill " + quoteInput(s.Name) +
+						" (" + s.FilePath + "): " + err.Error() + "; the pattern is skipped"}))
 				continue
 			}
 			pats = append(pats, p)

@@ -18,7 +18,7 @@ type provider struct {
 // providerItem is one root to scan, or a warning instead of one.
 type providerItem struct {
 	spec    scanSpec
-	warning string
+	warning Diagnostic // set when its Code is not ""
 }
 
 // builtinName is the display name of a built-in provider id. A switch,
@@ -184,7 +184,7 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 		if IsNotExist(err) {
 			return nil
 		}
-		return []providerItem{{warning: "Failed to read plugin registry: " + file + " (" + POSIXCode(err) + ")"}}
+		return []providerItem{{warning: readFailureDiagnostic(DiagPluginRegistryUnreadable, SeverityError, "Failed to read plugin registry", file, POSIXCode(err))}}
 	}
 	doc, err := parseJSON(data)
 	top, _ := doc.(*Map)
@@ -197,7 +197,8 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 		}
 	}
 	if plugins == nil {
-		return []providerItem{{warning: "Failed to parse plugin registry: " + file}}
+		return []providerItem{{warning: Diagnostic{Path: file, Code: DiagPluginRegistryInvalid, Severity: SeverityError,
+			Message: "Failed to parse plugin registry: " + file}}}
 	}
 	var items []providerItem
 	// Each skills folder is scanned once (issue 16): entries whose
@@ -211,7 +212,8 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 	for _, id := range plugins.Keys() {
 		at := strings.LastIndexByte(id, '@')
 		if at < 0 {
-			items = append(items, providerItem{warning: "Invalid plugin ID format (missing @marketplace): " + id})
+			items = append(items, providerItem{warning: Diagnostic{Path: file, Code: DiagPluginIDInvalid, Severity: SeverityError,
+				Message: "Invalid plugin ID format (missing @marketplace): " + id, Fix: "name the plugin <plugin>@<marketplace>"}})
 			continue
 		}
 		e, _ := plugins.Get(id)

@@ -25,19 +25,27 @@ type scanSpec struct {
 	requireDescription bool
 	namePrefix         string // "<plugin>:" for claude-plugins (S20)
 	quietENOTDIR       bool   // a root below another root (S48): its parent already warned
+	// quietEPERM: a project root of an ancestor above cwd, which a host
+	// that refuses reads (EPERM: Deno outside --allow-read) may refuse
+	// without a word; its grant bounds the walk up (S75).
+	quietEPERM bool
+	// reportMissing: a customDirectories entry, which the user named, so
+	// that its absence is a warning, not S12's silence (S75).
+	reportMissing bool
 	// scope is the S43 boundary of the source besides the skill folder
 	// and the root: repository, project directory, home or installPath;
 	// "" for none.
 	scope string
 }
 
-// scanOutcome is what scanning one root produced. Warnings are bare
-// messages; the caller decides their prefix and skillPath (S21, S26).
+// scanOutcome is what scanning one root produced. Messages are bare; the
+// caller decides their prefix and skillPath (S21, S26).
 type scanOutcome struct {
 	skills []Skill
-	// rootWarning is set when the root itself could not be read (S12).
-	rootWarning string
-	// fileWarnings are about single SKILL.md files: [path, message].
+	// rootWarning is set (its Code is not "") when the root itself could
+	// not be read (S12), or holds too many entries.
+	rootWarning Diagnostic
+	// fileWarnings are about single SKILL.md files, skillPath the file.
 	fileWarnings []Warning
 	// outside are the skills whose SKILL.md links outside every S43
 	// boundary, not read (reason link-outside).
@@ -73,16 +81,23 @@ func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
 	var out scanOutcome
 	entries, err := fsys.ReadDir(spec.root)
 	if err != nil {
-		if code := POSIXCode(err); code != ENOENT && !(code == ENOTDIR && spec.quietENOTDIR) { // S12
-			out.rootWarning = "Failed to read skills directory: " + spec.root + " (" + code + ")"
+		switch code := POSIXCode(err); {
+		case code == ENOENT && spec.reportMissing: // S75
+			out.rootWarning = diagnostic(spec.root, DiagCustomDirMissing, SeverityWarning,
+				"Custom directory not found: "+spec.root, "create it, or remove it from customDirectories")
+		case code == ENOENT, code == ENOTDIR && spec.quietENOTDIR, code == EPERM && spec.quietEPERM: // S12, S48, S75
+		default:
+			out.rootWarning = readFailureDiagnostic(DiagRootUnreadable, SeverityError, "Failed to read skills directory", spec.root, code)
 		}
 		return nil, out
 	}
 	// S11: byte order of names, whatever order the host listed them in.
 	sortFunc(entries, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
 	if len(entries) > MaxRootEntries {
-		out.rootWarning = "Skills directory has " + strconv.Itoa(len(entries)) + " entries: " + spec.root +
-			" (only the first " + strconv.Itoa(MaxRootEntries) + " by name are scanned; move the rest to another skills directory)"
+		out.rootWarning = Diagnostic{Path: spec.root, Code: DiagRootTooLarge, Severity: SeverityWarning,
+			Message: "Skills directory has " + strconv.Itoa(len(entries)) + " entries: " + spec.root +
+				" (only the first " + strconv.Itoa(MaxRootEntries) + " by name are scanned; move the rest to another skills directory)",
+			Fix: "move the entries past the first " + strconv.Itoa(MaxRootEntries) + " to another skills directory"}
 		entries = entries[:MaxRootEntries]
 	}
 	r := newRootScan(fsys, &spec, entries, out)
@@ -305,7 +320,7 @@ func (r *rootScan) checkedEntry(e *DirEntry, file, dir string, linked bool) {
 			return
 		}
 		if allowed = trustedWithin(fsys, fileReal, dir, spec.root, spec.scope); allowed == "" {
-			out.fileWarnings = append(out.fileWarnings, Warning{file, linkOutsideMessage(file, fileReal)})
+			out.fileWarnings = append(out.fileWarnings, warning(file, linkOutsideDiagnostic(file, fileReal)))
 			out.outside = append(out.outside, Shadowed{Name: spec.namePrefix + e.Name, FilePath: file,
 				Source: r.source, Reason: ReasonLinkOutside})
 			return
@@ -323,7 +338,7 @@ func (r *rootScan) checkedEntry(e *DirEntry, file, dir string, linked bool) {
 		head, err = readSkillHead(fsys, file, &r.buf)
 	}
 	if err != nil {
-		out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
+		out.fileWarnings = append(out.fileWarnings, warning(file, readFailureWarning(file, err)))
 		return
 	}
 	r.accept(e, file, dir, head, linked, fileReal)
@@ -337,18 +352,20 @@ func (r *rootScan) checkedEntry(e *DirEntry, file, dir string, linked bool) {
 func (r *rootScan) accept(e *DirEntry, file, dir string, head skillHead, linked bool, fileReal string) {
 	out := &r.out
 	if head.reject != "" {
-		out.fileWarnings = append(out.fileWarnings, Warning{file, head.reject})
+		out.parserWarnings(file, []string{head.reject}, nil)
 		return
 	}
 	if head.empty {
 		return // S4: an empty file is never a skill
 	}
 	fm, warnings, reject := skillFrontmatterInto(file, head.data, &r.fast)
+	if reject != "" {
+		warnings = append(warnings, reject)
+	}
 	if len(warnings) > 0 {
-		out.fileWarningsFor(file, warnings)
+		out.parserWarnings(file, warnings, head.data)
 	}
 	if reject != "" {
-		out.fileWarnings = append(out.fileWarnings, Warning{file, reject})
 		return
 	}
 	var fields skillFields
@@ -373,8 +390,8 @@ func (r *rootScan) accept(e *DirEntry, file, dir string, head skillHead, linked 
 		return
 	}
 	warns, skip := boundSkillText(&skill, file, len(r.spec.namePrefix)) // S45
-	if len(warns) > 0 {
-		out.fileWarningsFor(file, warns)
+	for _, d := range warns {
+		out.fileWarnings = append(out.fileWarnings, warning(file, d))
 	}
 	if skip {
 		return
@@ -400,12 +417,19 @@ func (r *rootScan) accept(e *DirEntry, file, dir string, head skillHead, linked 
 	out.skills = appendSkill(out.skills, &skill)
 }
 
-// fileWarningsFor adds messages about file to the warnings.
+// parserWarnings adds the frontmatter parser's messages about file to the
+// warnings (S73: their line, code and fix; data, the bytes read, gives the
+// column of an S7 warning).
 //
 //go:noinline
-func (out *scanOutcome) fileWarningsFor(file string, messages []string) {
-	for _, w := range messages {
-		out.fileWarnings = append(out.fileWarnings, Warning{file, w})
+func (out *scanOutcome) parserWarnings(file string, messages []string, data []byte) {
+	text := ""
+	if data != nil {
+		text = DecodeText(data)
+	}
+	for _, m := range messages {
+		d, _ := parserDiagnostic(file, m, text, SeverityWarning)
+		out.fileWarnings = append(out.fileWarnings, warning(file, d))
 	}
 }
 
@@ -428,11 +452,13 @@ func (out *scanOutcome) readFailure(file string, err error) {
 	case ENOENT, ELOOP, ENOTDIR:
 		return
 	}
-	out.fileWarnings = append(out.fileWarnings, Warning{file, readFailureMessage(file, err)})
+	out.fileWarnings = append(out.fileWarnings, warning(file, readFailureWarning(file, err)))
 }
 
-func readFailureMessage(file string, err error) string {
-	return "Failed to read skill file: " + file + " (" + POSIXCode(err) + ")"
+// readFailureWarning is S11's warning for a SKILL.md that exists but
+// cannot be read: "Failed to read skill file: <path> (<CODE>)".
+func readFailureWarning(file string, err error) Diagnostic {
+	return readFailureDiagnostic(DiagUnreadable, SeverityError, "Failed to read skill file", file, POSIXCode(err))
 }
 
 // realpathOr returns the realpath of p, or p itself when realpath fails (S25).

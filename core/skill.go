@@ -36,11 +36,14 @@ type Skill struct {
 	trust []string
 }
 
-// Warning is a non-fatal problem met while discovering: the path it concerns
-// (or "" for a provider-level warning) and a message that names the fix.
+// Warning is a non-fatal problem met while discovering (or while reading
+// context files, or matching): a [Diagnostic] (SPEC S73: the file, line,
+// column, code, severity, message and fix) and SkillPath, the skill file
+// or custom directory it concerns as S27 says ("" for a provider's
+// warning, whose file is Path all the same).
 type Warning struct {
 	SkillPath string
-	Message   string
+	Diagnostic
 }
 
 // Shadow reasons (SPEC S27).

@@ -175,8 +175,9 @@ func TestDiscover_linkOutsideNotRead(t *testing.T) {
 	if len(res.Shadowed) != 1 || res.Shadowed[0].Reason != core.ReasonLinkOutside || res.Shadowed[0].Name != "helper" {
 		t.Errorf("shadowed %+v", res.Shadowed)
 	}
-	if _, err := core.ExpandCommand(context.Background(), fsys, "/skill:helper", res.Skills, true); err != nil {
-		t.Errorf("expand: %v", err)
+	if _, err := core.ExpandCommand(context.Background(), fsys, "/skill:helper", res.Skills, true); !errors.As(err, new(*core.Error)) ||
+		err.(*core.Error).Code != core.CodeUnknownSkill { // S75: not loaded, so no command
+		t.Errorf("expand: %v, want UNKNOWN_SKILL", err)
 	}
 	// A hand-built list naming it anyway: S44 refuses at read time.
 	hand := []core.Skill{{Name: "helper", FilePath: "/w/p/.claude/skills/helper/SKILL.md", BaseDir: "/w/p/.claude/skills/helper"}}

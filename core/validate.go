@@ -53,14 +53,6 @@ const (
 	DiagInvalidGlob         = "invalid-glob"         // warning: a globs pattern that does not compile, skipped (S55)
 )
 
-// Diagnostic is one problem [Validate] found.
-type Diagnostic struct {
-	Code     string // one of the Diag constants
-	Severity string // SeverityError, SeverityWarning or SeverityInfo
-	Message  string
-	Line     int // 1-based line in SKILL.md (after S4 decoding); 0 when none applies
-}
-
 // Validation is what [Validate] returns. For a skills root (S51), Dir
 // is the root, Diagnostics is empty and Skills holds one Validation per
 // skill folder below it; Skills is nil otherwise.
@@ -83,7 +75,10 @@ const (
 // name, description, compatibility, other known fields, unknown keys in
 // frontmatter order, body, nested SKILL.md files in byte order). An error is
 // returned only when skillDir is not absolute (INVALID_ARGUMENT) or is not
-// an existing directory (NOT_FOUND).
+// an existing directory (NOT_FOUND; a refused read says so and names the
+// grant, S75). skillDir may also name the skill's SKILL.md (its name in
+// any case): its folder is validated, with the folder holding it as the
+// skills root (S75).
 //
 // A skills root (S51): when skillDir holds no SKILL.md (in any case) but
 // some of its entries are skill folders, each is validated as a skill and
@@ -160,13 +155,21 @@ func Validate(ctx context.Context, fsys FS, skillDir string) (*Validation, error
 	dir := path.Clean(skillDir)
 	t, err := fsys.Stat(dir)
 	if err != nil {
-		if c := POSIXCode(err); c != ENOENT {
+		switch c := POSIXCode(err); c {
+		case ENOENT:
+			return nil, errorf(CodeNotFound, "Directory not found: "+dir)
+		case EPERM, EACCES: // S75: a refusal is not an absence
+			return nil, errorf(CodeNotFound, "Cannot read directory: "+dir+" ("+c+"); "+readFailureFix(dir, c))
+		default:
 			return nil, errorf(CodeNotFound, "Directory not found: "+dir+" ("+c+")")
 		}
-		return nil, errorf(CodeNotFound, "Directory not found: "+dir)
+	}
+	if t == TypeFile && strings.EqualFold(path.Base(dir), "SKILL.md") { // S75: a skill's file stands for its folder
+		folder := path.Dir(dir)
+		return validateSkill(ctx, fsys, folder, path.Dir(folder)), nil
 	}
 	if t != TypeDir {
-		return nil, errorf(CodeNotFound, "Not a directory: "+dir)
+		return nil, errorf(CodeNotFound, "Not a directory: "+dir+"; validate takes a skill folder, its SKILL.md, or a skills root")
 	}
 	if children := skillFolders(fsys, dir); children != nil { // S51
 		root := &Validation{Dir: dir, Diagnostics: []Diagnostic{}, Skills: make([]Validation, 0, len(children))}
@@ -246,25 +249,40 @@ type validator struct {
 //
 //go:noinline
 func (v *validator) add(code, severity, message string, line int) {
-	v.out.Diagnostics = append(v.out.Diagnostics, Diagnostic{Code: code, Severity: severity, Message: message, Line: line})
+	v.addDiagnostic(Diagnostic{Path: v.dir + "/SKILL.md", Code: code, Severity: severity, Message: message, Line: line})
+}
+
+// addFix adds the diagnostic whose message is "<problem>; <fix>" (S73).
+//
+//go:noinline
+func (v *validator) addFix(code, severity, problem, fix string, line int) {
+	d := diagnostic(v.dir+"/SKILL.md", code, severity, problem, fix)
+	d.Line = line
+	v.addDiagnostic(d)
+}
+
+//go:noinline
+func (v *validator) addDiagnostic(d Diagnostic) {
+	v.out.Diagnostics = append(v.out.Diagnostics, d)
 }
 
 func (v *validator) checkFile() {
 	file := path.Join(v.dir, "SKILL.md")
 	t, err := v.fsys.Stat(file)
 	if err != nil || t != TypeFile {
-		msg := "SKILL.md not found in " + v.dir
+		msg, fix := "SKILL.md not found in "+v.dir, ""
 		if err == nil {
 			msg = file + " is not a regular file"
 		} else if entries, e := v.fsys.ReadDir(v.dir); e == nil {
 			for _, en := range sortedEntries(entries) {
 				if en.Name != "SKILL.md" && strings.EqualFold(en.Name, "SKILL.md") {
 					msg += ` (found "` + en.Name + `": the name is case-sensitive, rename it to SKILL.md)`
+					fix = "rename " + en.Name + " to SKILL.md"
 					break
 				}
 			}
 		}
-		v.add(DiagMissingSkillMD, SeverityError, msg, 0)
+		v.addDiagnostic(Diagnostic{Path: v.dir, Code: DiagMissingSkillMD, Severity: SeverityError, Message: msg, Fix: fix})
 		return
 	}
 	data, ok := v.read(file)
@@ -273,31 +291,32 @@ func (v *validator) checkFile() {
 	}
 	text := DecodeText(data)
 	if text == "" {
-		v.add(DiagEmptyFile, SeverityError, "SKILL.md is empty; a skill needs frontmatter with name and description", 0)
+		v.addFix(DiagEmptyFile, SeverityError, "SKILL.md is empty", "a skill needs frontmatter with name and description", 0)
 		return
 	}
 	sf := parseSkillFile(file, data, false) // validate always takes the complete path
 	if sf.Reject != "" {
-		line, msg := splitWarning(sf.Reject, file)
-		v.add(DiagFrontmatterLimit, SeverityError, msg, line)
+		d, msg := parserDiagnostic(file, sf.Reject, text, SeverityError)
+		d.Message = msg
+		v.addDiagnostic(d)
 		return
 	}
 	v.fm = scanFrontmatterLines(text)
 	switch {
 	case v.fm.open == 0:
-		v.add(DiagNoFrontmatter, SeverityError,
-			"SKILL.md has no frontmatter; start the file with a --- line, then name: and description: lines, then ---", 1)
+		v.addFix(DiagNoFrontmatter, SeverityError,
+			"SKILL.md has no frontmatter", "start the file with a --- line, then name: and description: lines, then ---", 1)
 	case v.fm.close == 0:
-		v.add(DiagUnclosedFrontmatter, SeverityError,
-			"the frontmatter opened here is never closed; add a line holding only --- after it", v.fm.open)
+		v.addFix(DiagUnclosedFrontmatter, SeverityError,
+			"the frontmatter opened here is never closed", "add a line holding only --- after it", v.fm.open)
 	}
 	for _, w := range sf.Warnings {
-		line, msg := splitWarning(w, file)
-		if strings.HasPrefix(msg, "invalid YAML") {
-			v.add(DiagInvalidYAML, SeverityError, msg, line)
-		} else {
-			v.add(DiagFrontmatter, SeverityWarning, msg, line)
+		d, msg := parserDiagnostic(file, w, text, SeverityWarning)
+		if d.Code == DiagInvalidYAML { // S40: breaks the specification, though discovery recovers
+			d.Severity = SeverityError
 		}
+		d.Message = msg
+		v.addDiagnostic(d)
 	}
 	v.checkFields(sf.Frontmatter)
 	if strings.TrimSpace(sf.Body) == "" {
@@ -319,7 +338,7 @@ func (v *validator) read(file string) ([]byte, bool) {
 			var real string
 			if real, err = fsys.Realpath(file); err == nil {
 				if within = trustedWithin(fsys, real, v.dir, v.root); within == "" {
-					v.add(DiagLinkOutside, SeverityError, linkOutsideMessage(file, real), 0)
+					v.addDiagnostic(linkOutsideDiagnostic(file, real))
 					return nil, false
 				}
 			}
@@ -337,7 +356,7 @@ func (v *validator) read(file string) ([]byte, bool) {
 		return nil, false
 	}
 	if err != nil {
-		v.add(DiagUnreadable, SeverityError, "Failed to read skill file: "+file+" ("+POSIXCode(err)+")", 0)
+		v.addDiagnostic(readFailureWarning(file, err))
 		return nil, false
 	}
 	return data, true
@@ -357,7 +376,7 @@ func (v *validator) checkFields(fm *Map) {
 	dirName := path.Base(v.dir)
 	// name
 	if nv, ok := fm.Get("name"); !ok || nv == nil {
-		v.add(DiagNameMissing, SeverityError, "name is required; add: name: "+dirName, v.keyLine("name"))
+		v.addFix(DiagNameMissing, SeverityError, "name is required", "add: name: "+dirName, v.keyLine("name"))
 	} else if name, ok := nv.(string); !ok {
 		v.add(DiagNameType, SeverityError, "name must be a string, not "+valueKind(nv), v.keyLine("name"))
 	} else {
@@ -365,18 +384,18 @@ func (v *validator) checkFields(fm *Map) {
 	}
 	for _, k := range []string{"name", "description"} { // S45
 		if s, ok := fm.value(k).(string); ok && hasControl(s) {
-			v.add(DiagControlCharacter, SeverityError, k+" holds control characters (shown as U+FFFD); remove them", v.keyLine(k))
+			v.addFix(DiagControlCharacter, SeverityError, k+" holds control characters (shown as U+FFFD)", "remove them", v.keyLine(k))
 		}
 	}
 	// description
 	if dv, ok := fm.Get("description"); !ok || dv == nil {
-		v.add(DiagDescriptionMissing, SeverityError,
-			"description is required; say what the skill does and when to use it", v.keyLine("description"))
+		v.addFix(DiagDescriptionMissing, SeverityError,
+			"description is required", "say what the skill does and when to use it", v.keyLine("description"))
 	} else if d, ok := dv.(string); !ok {
 		v.add(DiagDescriptionType, SeverityError, "description must be a string, not "+valueKind(dv), v.keyLine("description"))
 	} else if strings.TrimSpace(d) == "" {
-		v.add(DiagDescriptionMissing, SeverityError,
-			"description is empty; say what the skill does and when to use it", v.keyLine("description"))
+		v.addFix(DiagDescriptionMissing, SeverityError,
+			"description is empty", "say what the skill does and when to use it", v.keyLine("description"))
 	} else if n := utf8.RuneCountInString(d); n > maxDescriptionLen {
 		v.add(DiagDescriptionLength, SeverityError, "description is "+strconv.Itoa(n)+
 			" characters; the limit is 1024", v.keyLine("description"))
@@ -413,9 +432,10 @@ func (v *validator) checkFields(fm *Map) {
 		} else {
 			for _, k := range m.Keys() {
 				if x, _ := m.Get(k); !isString(x) {
-					v.add(DiagMetadataValue, SeverityWarning, "metadata."+k+" is "+valueKind(x)+
-						"; the Agent Skills spec maps strings to strings, so other tools may drop it: "+metadataFix(k, x),
-						v.keyLine("metadata"))
+					fix := metadataFix(k, x)
+					v.addDiagnostic(Diagnostic{Path: v.dir + "/SKILL.md", Line: v.keyLine("metadata"), Code: DiagMetadataValue,
+						Severity: SeverityWarning, Message: "metadata." + k + " is " + valueKind(x) +
+							"; the Agent Skills spec maps strings to strings, so other tools may drop it: " + fix, Fix: fix})
 				}
 			}
 		}
@@ -439,8 +459,10 @@ func (v *validator) checkFields(fm *Map) {
 	}
 	for _, g := range stringList(fm, "globs") {
 		if _, err := compilePathPattern(g); err == errGlobTooLong {
-			v.add(DiagGlobTooComplex, SeverityWarning, "the glob pattern "+quoteInput(g)+" in globs is "+strconv.Itoa(len(g))+
-				" bytes long, over the limit of "+strconv.Itoa(MaxGlobBytes)+"; it is skipped ("+globTooComplexFix+")", v.keyLine("globs"))
+			v.addDiagnostic(Diagnostic{Path: v.dir + "/SKILL.md", Line: v.keyLine("globs"), Code: DiagGlobTooComplex,
+				Severity: SeverityWarning, Message: "the glob pattern " + quoteInput(g) + " in globs is " + strconv.Itoa(len(g)) +
+					" bytes long, over the limit of " + strconv.Itoa(MaxGlobBytes) + "; it is skipped (" + globTooComplexFix + ")",
+				Fix: globTooComplexFix})
 		} else if err != nil {
 			v.add(DiagInvalidGlob, SeverityWarning, "invalid glob pattern "+quoteInput(g)+" in globs: "+err.Error()+"; it is skipped",
 				v.keyLine("globs"))
@@ -460,8 +482,10 @@ func (v *validator) checkFields(fm *Map) {
 				v.add(DiagDisabled, SeverityWarning, "enabled: false; discovery skips this skill", v.keyLine("enabled"))
 			}
 		case string:
-			v.add(DiagFieldType, SeverityWarning, `enabled must be true or false, not a string; "`+x+
-				`" does not disable the skill, write enabled: false without quotes to do that`, v.keyLine("enabled"))
+			v.addDiagnostic(Diagnostic{Path: v.dir + "/SKILL.md", Line: v.keyLine("enabled"), Code: DiagFieldType,
+				Severity: SeverityWarning, Message: `enabled must be true or false, not a string; "` + x +
+					`" does not disable the skill, write enabled: false without quotes to do that`,
+				Fix: "write enabled: false without quotes to disable the skill"})
 		default:
 			v.add(DiagFieldType, SeverityWarning, "enabled must be true or false, not "+valueKind(x)+"; it is ignored", v.keyLine("enabled"))
 		}
@@ -483,28 +507,36 @@ func (v *validator) checkName(name, dirName string) {
 	if strings.IndexFunc(name, unicode.IsSpace) >= 0 { // S49
 		msg := `name "` + name + `" holds white space; skilldex matches /skill:` + name +
 			` and skill:// URLs need it percent-encoded, and other tools reject it`
-		if s := suggestName(name); s != "" {
-			msg += `; try "` + s + `"`
-		}
-		v.add(DiagNameFormat, SeverityError, msg, line)
+		v.addSuggestion(DiagNameFormat, msg, suggestName(name), line)
 	} else if n > 0 && !validNameChars(name) {
-		msg := `name "` + name + `" may contain only lowercase letters a-z, digits and -`
-		if s := suggestName(name); s != "" && s != name {
-			msg += `; try "` + s + `"`
-		}
-		v.add(DiagNameCharset, SeverityError, msg, line)
+		v.addSuggestion(DiagNameCharset, `name "`+name+`" may contain only lowercase letters a-z, digits and -`,
+			suggestOther(name), line)
 	}
 	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") || strings.Contains(name, "--") {
-		msg := `name "` + name + `" must not start or end with - or contain --`
-		if s := suggestName(name); s != "" && s != name {
-			msg += `; try "` + s + `"`
-		}
-		v.add(DiagNameHyphen, SeverityError, msg, line)
+		v.addSuggestion(DiagNameHyphen, `name "`+name+`" must not start or end with - or contain --`, suggestOther(name), line)
 	}
 	if name != dirName {
-		v.add(DiagNameMismatch, SeverityError, `name "`+name+`" does not match the directory name "`+dirName+
-			`"; rename one so they are equal`, line)
+		v.addFix(DiagNameMismatch, SeverityError, `name "`+name+`" does not match the directory name "`+dirName+`"`,
+			"rename one so they are equal", line)
 	}
+}
+
+// addSuggestion adds a name error whose message ends with `; try "<s>"`
+// when there is a suggestion s (S73: the fix `try "<s>"`).
+func (v *validator) addSuggestion(code, problem, s string, line int) {
+	fix := ""
+	if s != "" {
+		fix = `try "` + s + `"`
+	}
+	v.addFix(code, SeverityError, problem, fix, line)
+}
+
+// suggestOther is suggestName(name) when it differs from name, else "".
+func suggestOther(name string) string {
+	if s := suggestName(name); s != name {
+		return s
+	}
+	return ""
 }
 
 func validNameChars(s string) bool {
@@ -595,32 +627,12 @@ func (v *validator) checkNested(ctx context.Context) {
 	}
 	for _, f := range w.files {
 		if strings.Contains(f, "/") && path.Base(f) == "SKILL.md" {
-			v.add(DiagNestedSkillMD, SeverityWarning, f+": a SKILL.md below a skill is never discovered "+
-				"(skills are found one level below a skills root); move its folder into a skills root, "+
-				"or point customDirectories at its parent", 0)
+			d := diagnostic(v.dir+"/"+f, DiagNestedSkillMD, SeverityWarning, f+": a SKILL.md below a skill is never discovered "+
+				"(skills are found one level below a skills root)",
+				"move its folder into a skills root, or point customDirectories at its parent")
+			v.addDiagnostic(d)
 		}
 	}
-}
-
-// splitWarning splits a parser warning "<file>:<line>: <message>" into
-// its line and message; a warning without a line gives 0 and the message
-// without its "<file>: " prefix.
-func splitWarning(w, file string) (int, string) {
-	rest, ok := strings.CutPrefix(w, file+":")
-	if !ok {
-		return 0, w
-	}
-	i := 0
-	for i < len(rest) && '0' <= rest[i] && rest[i] <= '9' {
-		i++
-	}
-	if i > 0 && strings.HasPrefix(rest[i:], ": ") {
-		n, err := strconv.Atoi(rest[:i])
-		if err == nil {
-			return n, rest[i+2:]
-		}
-	}
-	return 0, strings.TrimPrefix(rest, " ")
 }
 
 // fmLines locates the frontmatter of a decoded SKILL.md by the S5 rules,

@@ -1,21 +1,48 @@
 package core
 
-import "testing"
+import (
+	"strings"
+	"testing"
 
-func TestSplitWarning(t *testing.T) {
+	"github.com/skilldex/skilldex/internal/fmrules"
+)
+
+// TestParserDiagnostic: every message shape of the frontmatter parser
+// becomes a diagnostic with its line, code, severity and fix, the message
+// kept as it is (S73). The messages are made by the parser's own builders.
+func TestParserDiagnostic(t *testing.T) {
 	t.Parallel()
+	const file = "/s/SKILL.md"
+	text := "---\nname: a\ndescription: Use when: X\n\tbad: 1\nglobs: [a, b\n---\n"
 	for _, tc := range []struct {
-		w, file, msg string
-		line         int
+		name, msg, code, severity, fix, body string
+		line, column                         int
 	}{
-		{"/s/SKILL.md:3: invalid YAML (x); fix", "/s/SKILL.md", "invalid YAML (x); fix", 3},
-		{"/s/SKILL.md: frontmatter is a list", "/s/SKILL.md", "frontmatter is a list", 0},
-		{"other text", "/s/SKILL.md", "other text", 0},
-		{"/s/SKILL.md:12x: odd", "/s/SKILL.md", "12x: odd", 0},
+		{"S7 with the column of the colon", fmrules.InvalidYAMLWarning(file, 3, "mapping values are not allowed in this context", "description: Use when: X"),
+			DiagInvalidYAML, SeverityWarning, `quote the value: description: "Use when: X"`, "", 3, 22},
+		{"S7, a tab", fmrules.InvalidYAMLWarning(file, 4, "found a tab character that violates indentation", "\tbad: 1"),
+			DiagInvalidYAML, SeverityWarning, "indent with spaces, not tabs", "", 4, 1},
+		{"S7, an unclosed [", fmrules.InvalidYAMLWarning(file, 5, "did not find expected ',' or ']'", "globs: [a, b"),
+			DiagInvalidYAML, SeverityWarning, "close the [ with ]: globs: [a, b]", "", 5, 8},
+		{"S7, no place on the line", fmrules.InvalidYAMLWarning(file, 2, "did not find expected key", "name: a"),
+			DiagInvalidYAML, SeverityWarning, "check the indentation: the keys of one mapping start in the same column", "", 2, 0},
+		{"size limit", fmrules.SizeReject(file, 1, 70000), DiagFrontmatterLimit, SeverityError,
+			"move long text into the body of SKILL.md (skill skipped)", "", 1, 0},
+		{"depth limit", fmrules.DepthReject(file, 9), DiagFrontmatterLimit, SeverityError, "flatten it (skill skipped)", "", 9, 0},
+		{"not a mapping", file + ":2: frontmatter is a list, not a mapping; write one key: value per line (e.g. name: my-skill)",
+			DiagFrontmatter, SeverityWarning, "write one key: value per line (e.g. name: my-skill)", "", 2, 0},
+		{"parser failed", file + ": the frontmatter parser failed (boom); the skill is skipped", DiagParserFailed, SeverityError, "",
+			"the frontmatter parser failed (boom); the skill is skipped", 0, 0},
+		{"another file", "other text", DiagFrontmatter, SeverityWarning, "", "other text", 0, 0},
+		{"no line number", file + ":12x: odd", DiagFrontmatter, SeverityWarning, "", "12x: odd", 0, 0},
 	} {
-		line, msg := splitWarning(tc.w, tc.file)
-		if line != tc.line || msg != tc.msg {
-			t.Errorf("splitWarning(%q) = %d %q, want %d %q", tc.w, line, msg, tc.line, tc.msg)
+		d, body := parserDiagnostic(file, tc.msg, text, SeverityWarning)
+		if tc.body == "" {
+			tc.body = tc.msg[strings.Index(tc.msg, ": ")+2:]
+		}
+		want := Diagnostic{Path: file, Line: tc.line, Column: tc.column, Code: tc.code, Severity: tc.severity, Message: tc.msg, Fix: tc.fix}
+		if d != want || body != tc.body {
+			t.Errorf("%s:\n got %+v %q\nwant %+v %q", tc.name, d, body, want, tc.body)
 		}
 	}
 }

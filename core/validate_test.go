@@ -106,7 +106,7 @@ func TestValidate_errors(t *testing.T) {
 	for _, tc := range []struct{ dir, code, msg string }{
 		{"rel", core.CodeInvalidArgument, "dir must be an absolute path"},
 		{"/none/", core.CodeNotFound, "Directory not found: /none"},
-		{"/f", core.CodeNotFound, "Not a directory: /f"},
+		{"/f", core.CodeNotFound, "Not a directory: /f; validate takes a skill folder, its SKILL.md, or a skills root"},
 	} {
 		_, err := core.Validate(context.Background(), fsys, tc.dir)
 		var e *core.Error
@@ -118,9 +118,12 @@ func TestValidate_errors(t *testing.T) {
 
 func TestValidation_AppendJSON(t *testing.T) {
 	t.Parallel()
+	// S73: path, line and column where known, code, severity, message, fix when there is one.
 	v := &core.Validation{Dir: "/d", Diagnostics: []core.Diagnostic{
-		{Code: "a", Severity: "error", Message: "m", Line: 2}, {Code: "b", Severity: "info", Message: "n"}}}
-	want := `{"dir":"/d","diagnostics":[{"code":"a","severity":"error","message":"m","line":2},{"code":"b","severity":"info","message":"n"}]}`
+		{Path: "/d/SKILL.md", Code: "a", Severity: "error", Message: "m; f", Line: 2, Column: 5, Fix: "f"},
+		{Path: "/d", Code: "b", Severity: "info", Message: "n"}}}
+	want := `{"dir":"/d","diagnostics":[{"path":"/d/SKILL.md","line":2,"column":5,"code":"a","severity":"error","message":"m; f","fix":"f"},` +
+		`{"path":"/d","code":"b","severity":"info","message":"n"}]}`
 	if got := string(wire.AppendJSON(nil, v)); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

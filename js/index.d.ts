@@ -16,6 +16,19 @@
 // from inside a filesystem callback. A call's failure does not affect the
 // next one.
 //
+// # Paths and signals (SPEC S74)
+//
+// Every path the API takes is a string or a file: URL (PathLike), as
+// node:fs takes them. A relative string is resolved against the process's
+// working directory, before the request goes to the engine, where the
+// engine reads the runtime's own filesystem; with a custom `fs` (and in a
+// browser, which has no working directory) a relative path is an
+// INVALID_ARGUMENT error. Every call takes a `signal` (CallOptions), and so
+// does watch (WatchOptions): a call whose signal has aborted, or aborts
+// before its result is delivered, rejects with a DOMException named
+// "AbortError" whose `cause` is the signal's reason, as Node's own APIs do;
+// one aborted while it waits for its turn is not run.
+//
 // # Errors
 //
 // A failed operation rejects with a SkilldexError whose `code` is one of
@@ -23,6 +36,21 @@
 // filesystem method that threw something other than an fs error) the call
 // rejects with code "INTERNAL" and the module instance is replaced: the
 // next call runs on a fresh one and gives correct results.
+
+/**
+ * A path (SPEC S74): a string, absolute or relative to the process's
+ * working directory (with the runtime's own filesystem only), or a file: URL.
+ */
+export type PathLike = string | URL;
+
+/** What every call takes besides its own arguments (SPEC S74). */
+export interface CallOptions {
+  /**
+   * Abort the call: it rejects with a DOMException named "AbortError"
+   * (cause: the signal's reason), at once, whatever the engine is doing.
+   */
+  signal?: AbortSignal;
+}
 
 /** A filesystem entry's type (SPEC S2). */
 export type FileType = 'file' | 'dir' | 'symlink' | 'other';
@@ -127,7 +155,8 @@ export interface Options {
   enableClaudeProject?: boolean;
   enablePiUser?: boolean;
   enablePiProject?: boolean;
-  customDirectories?: string[] | null;
+  /** A relative entry is relative to cwd (S26), not to the process's working directory. */
+  customDirectories?: PathLike[] | null;
   ignoredSkills?: string[] | null;
   includeSkills?: string[] | null;
   disabledExtensions?: string[] | null;
@@ -143,8 +172,8 @@ export interface Options {
  * the SPEC defaults to every option left out.
  */
 export interface LoadContext {
-  cwd?: string;
-  home?: string;
+  cwd?: PathLike;
+  home?: PathLike;
   options?: Options;
 }
 
@@ -170,9 +199,85 @@ export interface Skill {
   userInvocable?: false;
 }
 
-export interface Warning {
-  skillPath: string;
+/**
+ * The stable codes of warnings and diagnostics (SPEC S73, which says what
+ * each means). core's Diag constants are the list; a test in core checks
+ * this union against them.
+ */
+export type DiagnosticCode =
+  | 'root-unreadable'
+  | 'root-too-large'
+  | 'unreadable'
+  | 'link-outside'
+  | 'invalid-yaml'
+  | 'frontmatter-warning'
+  | 'frontmatter-limit'
+  | 'parser-failed'
+  | 'name-too-long'
+  | 'control-character'
+  | 'description-too-long'
+  | 'plugin-registry-unreadable'
+  | 'plugin-registry-invalid'
+  | 'plugin-id-invalid'
+  | 'invalid-glob'
+  | 'glob-too-complex'
+  | 'name-collision'
+  | 'reply-budget'
+  | 'file-too-large'
+  | 'custom-dir-missing'
+  | 'missing-skill-md'
+  | 'empty-file'
+  | 'no-frontmatter'
+  | 'unclosed-frontmatter'
+  | 'name-missing'
+  | 'name-type'
+  | 'name-length'
+  | 'name-charset'
+  | 'name-format'
+  | 'name-hyphen'
+  | 'name-mismatch'
+  | 'description-missing'
+  | 'description-type'
+  | 'description-length'
+  | 'compatibility-type'
+  | 'compatibility-length'
+  | 'metadata-type'
+  | 'metadata-value'
+  | 'field-type'
+  | 'disabled'
+  | 'unknown-key'
+  | 'empty-body'
+  | 'nested-skill-md';
+
+/**
+ * One problem, as data (SPEC S73): where it is, what it is, how bad, and
+ * what to do. An editor's problems list or a language server reads these
+ * fields; the message is for people.
+ */
+export interface Diagnostic {
+  /** The file or directory the problem is in; "" when it is in no file (the call's options, the reply budget). */
+  path: string;
+  /** 1-based line in path (after S4 decoding), when one applies. */
+  line?: number;
+  /** 1-based column on that line, in characters (code points), when the engine knows it. */
+  column?: number;
+  /** Stable; typed string so that codes added later still type-check. */
+  code: DiagnosticCode | (string & {});
+  /**
+   * validate: against the Agent Skills specification. A warning: "error", something
+   * that exists was not loaded; "warning", it loaded but not as written.
+   */
+  severity: 'error' | 'warning' | 'info';
+  /** The text for people, as it has always been (the fix included where the message has one). */
   message: string;
+  /** What to do, when a fix is known. */
+  fix?: string;
+}
+
+/** A warning of discover, scanDir, contextFiles or match: a Diagnostic and the skill or root it concerns (S27). */
+export interface Warning extends Diagnostic {
+  /** The skill file or custom directory concerned; "" for a provider's warning (its file is in path). */
+  skillPath: string;
 }
 
 export type ShadowReason = 'name' | 'realpath' | 'disabled' | 'source-off' | 'ignored' | 'not-included';
@@ -271,13 +376,6 @@ export interface ContextFiles {
   warnings?: Warning[];
 }
 
-export interface Diagnostic {
-  code: string;
-  severity: 'error' | 'warning' | 'info';
-  message: string;
-  line?: number;
-}
-
 export interface Validation {
   dir: string;
   diagnostics: Diagnostic[];
@@ -299,8 +397,10 @@ export interface Explanation {
 }
 
 /**
- * The codes of SkilldexError: the engine's (SPEC) plus ABI_MISMATCH from the
- * loader (a module built for another ABI).
+ * The codes of SkilldexError: the engine's (core's Code constants; a test
+ * in core checks this union against them), ABI_MISMATCH from the loader (a
+ * module built for another ABI), and USAGE, the CLI's for a command line
+ * it cannot run (its --json error object).
  */
 export type ErrorCode =
   | 'INVALID_ARGUMENT'
@@ -311,9 +411,11 @@ export type ErrorCode =
   | 'PATH_TRAVERSAL'
   | 'PATH_ESCAPE'
   | 'NOT_FOUND'
+  | 'TOO_LARGE'
   | 'BAD_REQUEST'
   | 'INTERNAL'
-  | 'ABI_MISMATCH';
+  | 'ABI_MISMATCH'
+  | 'USAGE';
 
 export declare class SkilldexError extends Error {
   constructor(code: string, message: string, options?: { cause?: unknown });
@@ -423,6 +525,8 @@ export interface WatchOptions {
   persistent?: boolean;
   /** Receives errors of later discoveries and exceptions thrown by onChange. Default: ignored. */
   onError?: (error: unknown) => void;
+  /** Ends the watch when it aborts, as close() does; `ready`, if not settled yet, rejects with an AbortError (S74). */
+  signal?: AbortSignal;
 }
 
 export interface WatchHandle {
@@ -461,23 +565,31 @@ export interface EngineStats {
 
 /** An engine: one module instance over one filesystem; calls are queued. */
 export interface Skilldex {
-  discover(ctx?: LoadContext): Promise<DiscoverResult>;
-  scanDir(dir: string, opts?: { source?: string }): Promise<ScanResult>;
-  resolve(url: string, ctx?: LoadContext): Promise<Resource>;
-  listFiles(name: string, ctx?: LoadContext): Promise<FileList>;
-  renderPrompt(opts?: PromptOptions): Promise<Prompt>;
-  /** null when the text is not a skill command (SPEC S35). */
-  expandCommand(text: string, opts?: ExpandOptions): Promise<Expansion | null>;
-  commands(ctx?: LoadContext): Promise<CommandList>;
-  contextFiles(ctx?: LoadContext): Promise<ContextFiles>;
-  validate(dir: string): Promise<Validation>;
-  explain(name: string, ctx?: LoadContext): Promise<Explanation>;
+  discover(ctx?: LoadContext & CallOptions): Promise<DiscoverResult>;
+  scanDir(dir: PathLike, opts?: { source?: string } & CallOptions): Promise<ScanResult>;
+  /** url: a skill:// URL, as a string or a URL object. */
+  resolve(url: string | URL, ctx?: LoadContext & CallOptions): Promise<Resource>;
+  listFiles(name: string, ctx?: LoadContext & CallOptions): Promise<FileList>;
+  renderPrompt(opts?: PromptOptions & CallOptions): Promise<Prompt>;
+  /**
+   * null when the text is not a skill command (SPEC S35), commands are
+   * disabled, or it names a skill with user-invocable: false (S47). A command
+   * that names no skill rejects (S75): UNKNOWN_SKILL, whose message has "Did
+   * you mean" and "Available" lines (S50), or MISSING_NAME for "/skill:" alone.
+   */
+  expandCommand(text: string, opts?: ExpandOptions & CallOptions): Promise<Expansion | null>;
+  commands(ctx?: LoadContext & CallOptions): Promise<CommandList>;
+  contextFiles(ctx?: LoadContext & CallOptions): Promise<ContextFiles>;
+  /** dir: a skill folder, its SKILL.md, or a skills root (S51). */
+  validate(dir: PathLike, opts?: CallOptions): Promise<Validation>;
+  explain(name: string, ctx?: LoadContext & CallOptions): Promise<Explanation>;
   /**
    * The raw form: a request (object or JSON string, wasm/ABI.md) in, the
    * engine's exact reply string out, including error replies (it does not
-   * reject for those). Rejects only when the module crashed.
+   * reject for those). Rejects only when the module crashed (or the signal
+   * aborted). The request goes as it is: its paths must be absolute strings.
    */
-  call(request: string | Request | { op: string; [field: string]: unknown }): Promise<string>;
+  call(request: string | Request | { op: string; [field: string]: unknown }, opts?: CallOptions): Promise<string>;
   /**
    * The skills that apply to paths (S55): every loaded skill with
    * alwaysApply: true, and every skill whose globs match one of the paths
@@ -485,7 +597,7 @@ export interface Skilldex {
    * the base name, one with "/" the whole relative path, "**" crosses
    * directories).
    */
-  match(paths: string[], ctx?: LoadContext): Promise<MatchResult>;
+  match(paths: PathLike[], ctx?: LoadContext & CallOptions): Promise<MatchResult>;
   /**
    * Watch what a discovery with ctx depends on (its roots, missing roots
    * through their nearest existing ancestor, skill folders and SKILL.md
@@ -496,7 +608,7 @@ export interface Skilldex {
    */
   watch(ctx: LoadContext | undefined, onChange: (change: SkillChange) => void, opts?: WatchOptions): WatchHandle;
   /** Compile and instantiate now instead of at the first call. */
-  ready(): Promise<void>;
+  ready(opts?: CallOptions): Promise<void>;
   /** Drop the instance (the next call creates a new one); in worker mode, end the worker after the calls made so far. */
   close(): Promise<void>;
   stats(): EngineStats;

@@ -132,7 +132,8 @@ func (e *Engine) RenderPrompt(ctx context.Context, l Load, opts core.PromptOptio
 }
 
 // ExpandCommand expands a /skill:<name> command (SPEC S35, S36), like
-// [core.ExpandCommand]: nil, nil when text is not a skill command.
+// [core.ExpandCommand]: nil, nil when text is not a skill command, an
+// UNKNOWN_SKILL or MISSING_NAME error when it names no skill (S75).
 func (e *Engine) ExpandCommand(ctx context.Context, l Load, text string, enableSkillCommands bool) (*core.Expansion, error) {
 	req := loadRequest("expandCommand", l)
 	req.Text, req.EnableSkillCommands = text, &enableSkillCommands

@@ -17,8 +17,9 @@ func TestDigest(t *testing.T) {
 	yes := true
 	base := func() *core.Result {
 		return &core.Result{
-			Skills:   []core.Skill{{Name: "a", Description: "d", FilePath: "/p/a/SKILL.md", Frontmatter: &core.Map{}, Globs: []string{"*.ts"}}},
-			Warnings: []core.Warning{{SkillPath: "/p/b/SKILL.md", Message: "bad"}},
+			Skills: []core.Skill{{Name: "a", Description: "d", FilePath: "/p/a/SKILL.md", Frontmatter: &core.Map{}, Globs: []string{"*.ts"}}},
+			Warnings: []core.Warning{{SkillPath: "/p/b/SKILL.md", Diagnostic: core.Diagnostic{Path: "/p/b/SKILL.md", Line: 2,
+				Code: core.DiagInvalidYAML, Severity: core.SeverityWarning, Message: "bad; fix it", Fix: "fix it"}}},
 			Shadowed: []core.Shadowed{{Name: "a", FilePath: "/q/a/SKILL.md", Source: "claude:user", Reason: "name", Winner: "/p/a/SKILL.md"}},
 		}
 	}
@@ -28,6 +29,8 @@ func TestDigest(t *testing.T) {
 		"globs":        func(r *core.Result) { r.Skills[0].Globs = nil },
 		"no skills":    func(r *core.Result) { r.Skills = nil },
 		"warning":      func(r *core.Result) { r.Warnings[0].Message = "worse" },
+		"warning line": func(r *core.Result) { r.Warnings[0].Line = 3 }, // S73: the fields count too
+		"warning fix":  func(r *core.Result) { r.Warnings[0].Fix = "" },
 		"no warnings":  func(r *core.Result) { r.Warnings = nil },
 		"shadow":       func(r *core.Result) { r.Shadowed[0].Reason = "realpath" },
 		"no shadowed":  func(r *core.Result) { r.Shadowed = nil },

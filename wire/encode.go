@@ -261,10 +261,39 @@ func (w *writer) skillOptional(s *core.Skill) {
 	}
 }
 
+// warning writes {"skillPath", then the diagnostic's fields} (SPEC S27,
+// S73).
 func (w *writer) warning(x *core.Warning) {
 	w.RawStr(`{"skillPath":`, x.SkillPath)
-	w.RawStr(`,"message":`, x.Message)
+	w.RawStr(`,"path":`, x.Path)
+	w.diagnosticTail(&x.Diagnostic)
 	w.Byte('}')
+}
+
+// diagnostic writes {"path","line"?,"column"?,"code","severity","message","fix"?}
+// (SPEC section 12, S73).
+func (w *writer) diagnostic(d *core.Diagnostic) {
+	w.RawStr(`{"path":`, d.Path)
+	w.diagnosticTail(d)
+	w.Byte('}')
+}
+
+// diagnosticTail writes a diagnostic's fields after "path".
+func (w *writer) diagnosticTail(d *core.Diagnostic) {
+	if d.Line > 0 {
+		w.Raw(`,"line":`)
+		w.Num(float64(d.Line))
+	}
+	if d.Column > 0 {
+		w.Raw(`,"column":`)
+		w.Num(float64(d.Column))
+	}
+	w.RawStr(`,"code":`, d.Code)
+	w.RawStr(`,"severity":`, d.Severity)
+	w.RawStr(`,"message":`, d.Message)
+	if d.Fix != "" {
+		w.RawStr(`,"fix":`, d.Fix)
+	}
 }
 
 // list writes items as a JSON array, each item with write. Out of line,
@@ -400,7 +429,7 @@ func skillsSizeHint(list []core.Skill) int {
 func warningsSizeHint(list []core.Warning) int {
 	n := 2
 	for _, x := range list {
-		n += 32 + len(x.SkillPath) + len(x.Message)
+		n += 96 + len(x.SkillPath) + len(x.Path) + len(x.Code) + len(x.Message) + len(x.Fix)
 	}
 	return n
 }
@@ -417,8 +446,8 @@ func shadowedSizeHint(list []core.Shadowed) int {
 	return n
 }
 
-// appendValidation appends {"dir","diagnostics":[{"code","severity","message","line"?}]}
-// (SPEC section 12).
+// appendValidation appends {"dir","diagnostics":[Diagnostic]} (SPEC section
+// 12, S73).
 func appendValidation(b []byte, r *core.Validation) []byte {
 	w := newWriter(b)
 	w.validation(r)
@@ -430,16 +459,7 @@ func appendValidation(b []byte, r *core.Validation) []byte {
 func (w *writer) validation(r *core.Validation) {
 	w.RawStr(`{"dir":`, r.Dir)
 	w.Raw(`,"diagnostics":`)
-	list(w, r.Diagnostics, func(w *writer, d *core.Diagnostic) {
-		w.RawStr(`{"code":`, d.Code)
-		w.RawStr(`,"severity":`, d.Severity)
-		w.RawStr(`,"message":`, d.Message)
-		if d.Line > 0 {
-			w.Raw(`,"line":`)
-			w.Num(float64(d.Line))
-		}
-		w.Byte('}')
-	})
+	list(w, r.Diagnostics, (*writer).diagnostic)
 	if r.Skills != nil {
 		w.Raw(`,"skills":`)
 		list(w, r.Skills, (*writer).validation)

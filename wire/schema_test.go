@@ -188,7 +188,7 @@ func TestSchema_indexDTS(t *testing.T) {
 }
 
 var (
-	jsRun     = regexp.MustCompile(`(?s)run\(\{ op: '(\w+)'(.*?)\}\)`)
+	jsRun     = regexp.MustCompile(`(?s)run\(\{ op: '(\w+)'(.*?)\}(?:, \w+)?\)`)
 	jsLoadCtx = regexp.MustCompile(`\.\.\.\(await withCtx\(\w*\)\)`)
 	jsKey     = regexp.MustCompile(`^\s*(\w+)\s*(?::|$)`)
 )

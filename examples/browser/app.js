@@ -47,32 +47,34 @@ function row(cells, cls = '') {
   return tr;
 }
 
-/** "problem; fix" (the engine's message convention) as [problem, fix]. */
-function splitFix(/** @type {string} */ msg) {
-  const i = msg.indexOf('; ');
-  return i < 0 ? [msg, ''] : [msg.slice(0, i), msg.slice(i + 2)];
+/**
+ * A diagnostic's problem, for a table whose other columns show its file,
+ * line and fix: the message without the fix it ends with (SPEC S73: a
+ * message "<problem>; <fix>" has that fix in `fix`), and without the
+ * "<path>:<line>: " it starts with when it names its file.
+ * @param {import('../../js/index.js').Diagnostic} d
+ */
+function problemOf(d) {
+  let m = d.message;
+  if (d.fix && m.endsWith(`; ${d.fix}`)) m = m.slice(0, -(d.fix.length + 2));
+  for (const at of [d.line ? `${d.path}:${d.line}: ` : '', `${d.path}: `]) {
+    if (at && m.startsWith(at)) return m.slice(at.length);
+  }
+  return m;
 }
+
+/** "line" or "line:column", or "" (S73). @param {import('../../js/index.js').Diagnostic} d */
+const place = (d) => (d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`);
 
 /** A path as the author knows it: relative to the dropped folder's parent. */
 let shown = (/** @type {string} */ p) => p;
 
 /**
- * A warning: "[Provider] /path/SKILL.md:3: problem; fix", or
- * "Failed to read skill file: /path (EACCES)".
- * @param {{skillPath?: string, message: string}} w
+ * A warning's cells, from its fields (S73): file, line, code, problem, fix.
+ * @param {import('../../js/index.js').Warning} w
  */
 function warningCells(w) {
-  let msg = w.message.replace(/^\[[^\]]*\] /, '');
-  let file = w.skillPath ?? '';
-  let line = '';
-  const m = /^(\/[^\n]*?\.md)(?::(\d+))?: (.*)$/s.exec(msg);
-  if (m) {
-    file = m[1];
-    line = m[2] ?? '';
-    msg = m[3];
-  }
-  const [problem, fix] = splitFix(msg);
-  return [[shown(file), 'path'], [line, 'line'], [problem], [fix, 'fix']];
+  return [[shown(w.path), 'path'], [place(w), 'line'], [w.code, 'path'], [problemOf(w)], [w.fix ?? '', 'fix']];
 }
 
 /**
@@ -126,7 +128,7 @@ function show(found, reports, promptText) {
 
   const warnings = /** @type {HTMLElement} */ ($('warnings').querySelector('tbody'));
   warnings.replaceChildren(...found.warnings.map((w) => row(warningCells(w), 'warning')));
-  if (!found.warnings.length) warnings.replaceChildren(row([['none', 'empty'], [''], [''], ['']]));
+  if (!found.warnings.length) warnings.replaceChildren(row([['none', 'empty'], [''], [''], [''], ['']]));
   $('warning-count').textContent = `(${found.warnings.length})`;
 
   const box = $('validate');
@@ -155,8 +157,7 @@ function show(found, reports, promptText) {
     head.append(hr);
     const body = document.createElement('tbody');
     for (const d of r.diagnostics) {
-      const [problem, fix] = splitFix(d.message);
-      body.append(row([[d.severity], [d.line === undefined ? '' : String(d.line), 'line'], [d.code, 'path'], [problem], [fix, 'fix']], d.severity));
+      body.append(row([[d.severity], [place(d), 'line'], [d.code, 'path'], [problemOf(d)], [d.fix ?? '', 'fix']], d.severity));
     }
     table.append(head, body);
     box.append(table);

@@ -18,6 +18,10 @@
 //	~ <name>: <description>                    a skill changed
 //	- <name>                                   a skill went away
 //	= <n> skills, digest <digest>              after every change
+//	problem <severity> <code> <file>[:<line>[:<column>]][ fix: <fix>]
+//	                                           each warning, at start and after every change,
+//	                                           read from its fields (SPEC S73), as an
+//	                                           editor's Problems panel shows it
 //	? <path>: <name> (<reason>), ...           the skills that apply to <path>, or "none"
 
 import process from 'node:process';
@@ -32,6 +36,16 @@ const ctx = { cwd: values.cwd ?? process.cwd(), home: values.home };
 const say = (line) => process.stdout.write(line + '\n');
 const oneLine = (s) => String(s).replace(/\s+/g, ' ').trim();
 
+/**
+ * A warning as a Problems panel entry: where (file, line, column), how bad,
+ * which check, and the quick fix, each from its own field (S73).
+ * @param {import('../../js/index.js').Warning} w
+ */
+function problem(w) {
+  const at = w.path + (w.line === undefined ? '' : `:${w.line}${w.column === undefined ? '' : `:${w.column}`}`);
+  return `problem ${w.severity} ${w.code} ${at || '(options)'}${w.fix ? ` fix: ${oneLine(w.fix)}` : ''}`;
+}
+
 // One engine for the whole session: the worker starts with the first call
 // and is reused by every later one.
 const sk = createSkilldex({ ...ctx, worker: true });
@@ -43,13 +57,14 @@ const watch = sk.watch(
     for (const s of changed) say(`~ ${s.name}: ${oneLine(s.description)}`);
     for (const s of removed) say(`- ${s.name}`);
     say(`= ${result.skills.length} skills, digest ${result.digest}`);
+    for (const w of result.warnings) say(problem(w));
   },
   { debounceMs: Number(values.debounce), onError: (e) => say(`! ${e.message}`) },
 );
 
 const first = await watch.ready;
 for (const s of first.skills) say(`skill ${s.name} (${s.source}): ${oneLine(s.description)}`);
-for (const w of first.warnings) say(`warning ${oneLine(w.message)}`);
+for (const w of first.warnings) say(problem(w));
 say(`ready: ${first.skills.length} skills, watching ${watch.watching} directories`);
 
 // Questions are answered one at a time, in the order they were asked.

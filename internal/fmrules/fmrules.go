@@ -690,3 +690,46 @@ func DepthBound(src string) (bound, line int) {
 	}
 	return bound, 0
 }
+
+// Column is the 1-based column, in characters (code points), of what an S7
+// warning's reason points at on line, the offending line: the first tab
+// of its indentation, its first control character, the unclosed [ or {,
+// or the ": " that yaml.v3 found in a plain value. 0 when the reason
+// names no place on the line (the line is then all there is).
+func Column(reason, line string) int {
+	at := -1
+	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+	switch {
+	case strings.Contains(indent, "\t") || strings.HasPrefix(reason, "found a tab character"): // as Fix decides
+		at = strings.IndexByte(indent, '\t')
+	case reason == "control characters are not allowed":
+		at = strings.IndexFunc(line, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f })
+	case FlowOpener(reason) != 0:
+		at = strings.IndexByte(line, FlowOpener(reason))
+	case reason == "mapping values are not allowed in this context":
+		// The key's own ": " first, then the next ':' that ends a word.
+		if k := keyColon(line); k >= 0 {
+			for i := k + 1; i < len(line); i++ {
+				if line[i] == ':' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t') {
+					at = i
+					break
+				}
+			}
+		}
+	}
+	if at < 0 {
+		return 0
+	}
+	return utf8.RuneCountInString(line[:at]) + 1
+}
+
+// keyColon is the index of the ':' that ends the key of `key: value` on
+// line (indented, or after "- "), or -1.
+func keyColon(line string) int {
+	for i := 0; i < len(line); i++ {
+		if line[i] == ':' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t') {
+			return i
+		}
+	}
+	return -1
+}

@@ -61,3 +61,26 @@ func FuzzIsTimestamp(f *testing.F) {
 		}
 	})
 }
+
+// TestColumn: S73. The column an S7 warning points at, in characters.
+func TestColumn(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		reason, line string
+		want         int
+	}{
+		{"mapping values are not allowed in this context", "description: Use when: X", 22},
+		{"mapping values are not allowed in this context", "  é: a: b", 7},
+		{"mapping values are not allowed in this context", "no colon here", 0},
+		{"found character that cannot start any token", "  \tkey: v", 3},
+		{"found a tab character that violates indentation", "\tkey: v", 1},
+		{"control characters are not allowed", "name: é\x01x", 8},
+		{"did not find expected ',' or ']'", "tags: [a, b", 7},
+		{"did not find expected ',' or '}'", "é: {a: 1", 4},
+		{"did not find expected key", "name: a", 0},
+	} {
+		if got := Column(tc.reason, tc.line); got != tc.want {
+			t.Errorf("Column(%q, %q) = %d, want %d", tc.reason, tc.line, got, tc.want)
+		}
+	}
+}

@@ -2,7 +2,10 @@
 // skilldex: the command line of the skilldex package. Runs under `node` and
 // Deno and Bun. Under Deno it needs only --allow-read (scoped to this
 // package and the folders it reads) when --cwd and --home are given, and
-// --allow-sys=homedir besides when --home is not. Usage: skilldex --help.
+// --allow-sys=homedir besides when --home is not. Usage: skilldex help.
+// A read Deno refuses is a warning naming the --allow-read to give (SPEC
+// S75), and no answer is silent (S76): a --cwd or --home that is not a
+// directory is an error, an unknown command or flag says what was meant.
 //
 // Exit status: 0 success, 1 the operation failed (message on stderr, or the
 // error object on stdout with --json), 2 a usage error.
@@ -43,21 +46,23 @@ commands:
   list                 the skills discovered for --cwd and --home
                          --all: also the skills not loaded, with the reason
                          --wide: descriptions whole, not cut to the terminal
-  read <skill-url>     the content of a skill:// URL
+  read <skill-url>     the content of a skill:// URL (skill://<name>[/<path>])
   files <name>         the files of a skill
   prompt               the system-prompt block listing the skills
                          --format markdown|xml, --no-read-tool, --max-chars N
   expand "<text>"      expand a /skill:<name> command (other text is printed unchanged)
   commands             the /skill:<name> commands, for autocompletion
   context              the XCSH.md context files, in order
-  validate <dir>...    check skill directories, or skills roots (a folder of
-                         skill folders), against the Agent Skills spec;
-                         exit 1 when any error is found
+  validate <dir>...    check skill directories (or their SKILL.md files), or
+                         skills roots (a folder of skill folders), against the
+                         Agent Skills spec; exit 1 when any error is found
   explain <name>       where a skill name was found and why each copy won or lost
-  match <path>...      the skills that apply to these files (alwaysApply, globs)
+  match <path>...      the skills that apply to these files (alwaysApply, globs);
+                         a relative path is relative to --cwd
   mcp                  serve the skills to an MCP client over stdio (docs/MCP.md):
                          resources, prompts, activate_skill and read_skill_file;
                          --max-chars N bounds the server instructions (default 8000)
+  help                 this help
 
 flags:
   --cwd DIR            working directory (default: the current one)
@@ -73,7 +78,7 @@ exit status: 0 ok, 1 the operation failed, 2 usage error`;
 // [least, most] positional arguments of each command (most -1: no limit).
 const ARITY = {
   list: [0, 0], read: [1, 1], files: [1, 1], prompt: [0, 0], expand: [1, 1], commands: [0, 0], context: [0, 0],
-  validate: [1, -1], explain: [1, 1], match: [1, -1], mcp: [0, 0],
+  validate: [1, -1], explain: [1, 1], match: [1, -1], mcp: [0, 0], help: [0, 1],
 };
 const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>' };
 // The commands a command-specific flag belongs to.
@@ -129,6 +134,34 @@ class Exit extends Error {
 }
 const usage = (message) => new Exit(2, 'USAGE', message);
 
+/** The Levenshtein distance of a and b, in code points. */
+function distance(a, b) {
+  const x = [...a];
+  const y = [...b];
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[y.length];
+}
+
+/**
+ * "; did you mean <x>?" for the closest of names to typed (S76): a name
+ * typed with another case, one that starts with what was typed, or one
+ * within two edits; "" when none is close.
+ * @param {string} typed @param {string[]} names @param {(n: string) => string} show
+ */
+function didYouMean(typed, names, show) {
+  const lower = typed.toLowerCase();
+  const scored = names
+    .map((n) => ({ n, d: n === lower ? 0 : typed.length >= 2 && n.startsWith(lower) ? 1 : distance(lower, n) }))
+    .filter((c) => c.d <= 2)
+    .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : 1));
+  return scored.length ? `; did you mean ${show(scored[0].n)}?` : '';
+}
+
 // The flags: a string flag takes a value (--cwd DIR, --cwd=DIR), a boolean
 // one none. -h is --help.
 const FLAGS = {
@@ -157,7 +190,7 @@ function splitArgs(argv) {
       const eq = arg.indexOf('=');
       const name = arg.slice(2, eq < 0 ? undefined : eq);
       const type = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined;
-      if (!type) throw usage(`unknown flag --${name}`);
+      if (!type) throw usage(`unknown flag --${name}${didYouMean(name, Object.keys(FLAGS), (n) => `--${n}`)}`);
       if (type === 'boolean') {
         if (eq >= 0) throw usage(`--${name} takes no value`);
         values[name] = true;
@@ -187,7 +220,7 @@ function parse(argv) {
   if (values.help || values.version) return { values, command: null, args: [] };
   const [command, ...args] = positionals;
   if (!command) throw usage('no command given');
-  if (!Object.hasOwn(ARITY, command)) throw usage(`unknown command "${command}"`);
+  if (!Object.hasOwn(ARITY, command)) throw usage(`unknown command "${command}"${didYouMean(command, Object.keys(ARITY), (n) => n)}`);
   const [least, most] = ARITY[command];
   if (args.length < least) throw usage(`${command}: missing ${ARG_NAME[command]}`);
   if (most >= 0 && args.length > most) throw usage(`${command}: unexpected argument "${args[most]}"`);
@@ -203,6 +236,14 @@ function parse(argv) {
   }
   for (const f of ['cwd', 'home', 'settings']) {
     if (values[f] === '') throw usage(`--${f} needs a value`);
+  }
+  if (command === 'help' && args.length && !Object.hasOwn(ARITY, args[0])) {
+    throw usage(`help: unknown command "${args[0]}"${didYouMean(args[0], Object.keys(ARITY), (n) => n)}`);
+  }
+  // S76: a name where a URL goes gets the URL it probably meant.
+  if (command === 'read' && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(args[0])) {
+    const name = args[0].replace(/^skill:\/*/i, '');
+    throw usage(`read: "${args[0]}" is not a skill:// URL${name ? `; did you mean skill://${name}?` : ''}`);
   }
   return { values, command, args };
 }
@@ -289,6 +330,41 @@ function checkUTF8Path(what, p) {
     'rename it to UTF-8, or pass a symlink to it whose path is UTF-8');
 }
 
+/**
+ * A directory named by a flag (--cwd, --home), checked before any call
+ * (S76): one that does not exist or is not a directory is an error naming
+ * the flag, never an empty answer. A stat the runtime refuses is no
+ * verdict (Deno may grant ~/.claude and not ~): the engine then reports
+ * each skills root it cannot read, with the grant to give (S75).
+ * @param {string} flag @param {string} dir the absolute path
+ */
+function checkDir(flag, dir) {
+  let st;
+  try {
+    st = fs.statSync(dir);
+  } catch (e) {
+    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') throw new Exit(1, 'NOT_FOUND', `${flag} ${dir}: no such directory`);
+    return;
+  }
+  if (!st.isDirectory()) throw new Exit(1, 'NOT_FOUND', `${flag} ${dir}: not a directory`);
+}
+
+/**
+ * The default home directory, when it does not exist: a warning, since a
+ * missing home is common (containers, system users) and means "no user
+ * skills" (S76). "" when it exists or cannot be checked.
+ * @param {string} dir
+ */
+function missingHomeWarning(dir) {
+  try {
+    fs.statSync(dir);
+    return '';
+  } catch (e) {
+    if (e.code !== 'ENOENT') return '';
+  }
+  return `warning: the home directory ${safe(dir)} does not exist: no user-level skills (pass --home)\n`;
+}
+
 /** A default the runtime must be asked for; a refusal (Deno's permissions) says how to do without it. */
 function processDir(flag, what, grant, get) {
   try {
@@ -313,13 +389,19 @@ function loadContext(values) {
   // The defaults too: the working directory's name may not be UTF-8 (pass --cwd), nor $HOME (pass --home).
   if (values.cwd === undefined) checkUTF8Path('the working directory (pass --cwd)', ctx.cwd);
   if (values.home === undefined) checkUTF8Path('the home directory (pass --home)', ctx.home);
+  // S76: a directory the user named must be there; a missing default home is a warning (main).
+  if (values.cwd !== undefined) checkDir('--cwd', ctx.cwd);
+  if (values.home !== undefined) checkDir('--home', ctx.home);
   return ctx;
 }
 
-/** The requests for a command. Paths given as arguments are relative to the shell's directory. */
+/**
+ * The requests for a command. Paths given as arguments are relative to the
+ * shell's directory, but match's, which are relative to --cwd (S76).
+ */
 function requests(command, args, values) {
   // validate needs no load context: asking for it would make Deno require
-  // --allow-sys=homedir for nothing (least privilege, issue 14).
+  // --allow-sys=homedir for nothing (least privilege).
   if (command === 'validate') {
     for (const dir of args) checkUTF8Path('validate', dir);
     return args.map((dir) => ({ op: 'validate', dir: path.resolve(dir) }));
@@ -350,7 +432,7 @@ function requests(command, args, values) {
     case 'explain':
       return [{ op: 'explain', ...ctx, name: args[0] }];
     case 'match':
-      return [{ op: 'match', ...ctx, paths: args.map((a) => path.resolve(a)) }];
+      return [{ op: 'match', ...ctx, paths: args.map((a) => path.resolve(ctx.cwd, a)) }];
   }
   return [];
 }
@@ -398,11 +480,19 @@ function table(header, rows, width = 0) {
 const oneLine = (s) => String(s).replace(/\s+/g, ' ').trim();
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Warnings, one a line, for stderr. */
+/**
+ * Warnings, one a line, for stderr: the message, with the file when the
+ * message does not name it, and the fix (S73) when the message does not
+ * hold it already.
+ */
 function warningsText(warnings) {
   return (warnings ?? [])
-    .map((w) => (w.skillPath && !w.message.includes(w.skillPath) ? `warning: ${safe(w.skillPath)}: ${safe(w.message)}` : `warning: ${safe(w.message)}`))
-    .map((l) => l + '\n')
+    .map((w) => {
+      const where = w.path || w.skillPath;
+      let line = where && !w.message.includes(where) ? `warning: ${safe(where)}: ${safe(w.message)}` : `warning: ${safe(w.message)}`;
+      if (w.fix && !w.message.includes(w.fix)) line += `; ${safe(w.fix)}`;
+      return line + '\n';
+    })
     .join('');
 }
 
@@ -490,7 +580,7 @@ function human(command, r, args, values) {
       ];
     case 'match': {
       // The reply names the absolute paths sent; show them as typed.
-      const typed = new Map(args.map((/** @type {string} */ a) => [path.resolve(a), a]));
+      const typed = new Map(args.map((/** @type {string} */ a) => [path.resolve(values.cwd ?? process.cwd(), a), a]));
       const rows = r.skills.map((/** @type {any} */ m) => [m.name, m.reason, m.paths.map((/** @type {string} */ p) => typed.get(p) ?? p).join(' ')]);
       const s = rows.length ? table(['NAME', 'REASON', 'PATHS'], rows) : 'no skill applies\n';
       return [s, warningsText(r.warnings).trimStart(), 0];
@@ -509,9 +599,12 @@ function human(command, r, args, values) {
 /**
  * A validated directory as the person wrote it: the engine works on
  * absolute paths, and dir lies in (or is) the directory typed as arg,
- * resolved to base.
+ * resolved to base. A SKILL.md typed stands for its folder (S75).
  */
 function shown(dir, arg, base) {
+  if (dir === path.dirname(base) && path.basename(base).toLowerCase() === 'skill.md') {
+    return arg.includes('/') ? arg.slice(0, arg.lastIndexOf('/')) || '/' : '.';
+  }
   if (dir !== base && !dir.startsWith(base + '/')) return dir;
   const typed = arg.length > 1 ? arg.replace(/\/+$/, '') : arg;
   return typed + dir.slice(base.length);
@@ -637,10 +730,14 @@ async function main(argv) {
   try {
     const { values, command, args } = parse(argv);
     json = !!values.json;
-    if (values.help) return out(1, USAGE + '\n'), 0;
+    if (values.help || command === 'help') return out(1, USAGE + '\n'), 0;
     if (values.version) return out(1, packageVersion() + '\n'), 0;
     if (command === 'mcp') return await mcp(values);
     const reqs = requests(command, args, values);
+    if (values.home === undefined && command !== 'validate') {
+      const w = missingHomeWarning(reqs[0].home);
+      if (w) out(2, w);
+    }
     // The facade over this runtime's platform file, both imported here:
     // index.js reaches the platform file through package.json "imports"
     // ('#platform'), which took Node about 3.5 ms to resolve in a one-shot

@@ -26,7 +26,33 @@ async function run() {
       failures.push({ name: c.name, why: String(e) });
     }
   }
-  return { cases: cases.length, failures, ms: Math.round(performance.now() - started), userAgent: navigator.userAgent, stats: sk.stats() };
+  const ms = Math.round(performance.now() - started);
+  return { cases: cases.length, failures, ms, userAgent: navigator.userAgent, stats: sk.stats(), conventions: await conventions() };
+}
+
+/**
+ * SPEC S74 in a browser: no working directory, so a relative path is an
+ * error that says so; a file: URL is a path; an aborted signal rejects with
+ * an AbortError.
+ */
+async function conventions() {
+  const fs = switchFS(false);
+  fs.current = memTree({ entries: [{ path: '/w/.claude/skills/s/SKILL.md', type: 'file', data: new TextEncoder().encode('---\nname: s\ndescription: d\n---\n') }] });
+  const sk = createSkilldex({ fs });
+  const outcome = async (/** @type {() => Promise<any>} */ f) => {
+    try {
+      const r = await f();
+      return { ok: r.skills.map((/** @type {any} */ s) => s.name) };
+    } catch (e) {
+      const err = /** @type {any} */ (e);
+      return { name: err.name, code: err.code, message: err.message, isDOMException: err instanceof DOMException, cause: err.cause };
+    }
+  };
+  return {
+    relative: await outcome(() => sk.discover({ cwd: 'w', home: '/h' })),
+    url: await outcome(() => sk.discover({ cwd: new URL('file:///w/'), home: '/h' })),
+    aborted: await outcome(() => sk.discover({ cwd: '/w', home: '/h', signal: AbortSignal.abort('stop') })),
+  };
 }
 
 const w = /** @type {any} */ (window);

@@ -48,6 +48,11 @@ test('every conformance case gives want.json in headless Chromium (MemoryFS, fet
   assert.ok(r.cases > 0);
   assert.deepEqual(r.failures, []);
   assert.equal(r.stats.instances, 1, 'a trap during the corpus');
+  // S74 in a browser: a relative path says there is no working directory; URLs and signals work.
+  assert.equal(r.conventions.relative.code, 'INVALID_ARGUMENT');
+  assert.match(r.conventions.relative.message, /^cwd "w" is a relative path, and this engine has no working directory to resolve it against .*: pass an absolute path$/);
+  assert.deepEqual(r.conventions.url, { ok: ['s'] });
+  assert.deepEqual(r.conventions.aborted, { name: 'AbortError', code: 20, message: 'The operation was aborted', isDOMException: true, cause: 'stop' });
   assert.deepEqual(errors, []);
   t.diagnostic(`${r.cases} cases in ${r.ms} ms in ${r.userAgent}`);
 });

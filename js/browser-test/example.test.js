@@ -89,17 +89,19 @@ test('examples/browser: pick a skills folder, see skills, warnings with line and
   );
   assert.ok(seen.skills.some((r) => r[0] === 'pdf'), 'the good skill is listed');
 
-  // Every warning, with its line and its fix split out of the message.
+  // Every warning, its place, code and fix read from its fields (S73), not out of its message.
   assert.equal(seen.warnings.length, want.discover.warnings.length);
   assert.ok(want.discover.warnings.length > 0, 'the fixture has a broken skill');
-  const yaml = seen.warnings.find((w) => /invalid YAML/.test(w[2] ?? ''));
+  const yaml = seen.warnings.find((w) => w[2] === 'invalid-yaml');
   assert.ok(yaml, JSON.stringify(seen.warnings));
   assert.equal(yaml[0], 'my-skills/release-notes/SKILL.md');
-  assert.equal(yaml[1], '4'); // the description line: ---, name, license, description
-  assert.match(yaml[3] ?? '', /^quote the value: description: "Use when: the user asks for release notes"$/);
+  assert.equal(yaml[1], '4:22'); // the description line (---, name, license, description), at the second ": "
+  assert.equal(yaml[3], 'invalid YAML (mapping values are not allowed in this context)');
+  assert.equal(yaml[4], 'quote the value: description: "Use when: the user asks for release notes"');
   for (const [i, w] of want.discover.warnings.entries()) {
-    const [, fix = ''] = w.message.split(/; (.*)/s);
-    assert.equal(seen.warnings[i][3], fix, `warning ${i}: ${w.message}`);
+    assert.deepEqual(seen.warnings[i].slice(1, 3), [w.line === undefined ? '' : `${w.line}${w.column === undefined ? '' : `:${w.column}`}`, w.code], `warning ${i}: ${w.message}`);
+    assert.equal(seen.warnings[i][4], w.fix ?? '', `warning ${i}: ${w.message}`);
+    assert.ok(w.message.includes(seen.warnings[i][3] ?? '\0'), `warning ${i}: the problem is the message's: ${w.message}`);
   }
 
   // validate's report for each skill folder, line and fix included.
@@ -107,8 +109,8 @@ test('examples/browser: pick a skills folder, see skills, warnings with line and
   const diags = want.validate.flatMap((r) => r.diagnostics);
   assert.equal(seen.findings.length, diags.length);
   diags.forEach((d, i) => {
-    const [problem, fix = ''] = d.message.split(/; (.*)/s);
-    assert.deepEqual(seen.findings[i], [d.severity, d.line === undefined ? '' : String(d.line), d.code, problem, fix]);
+    const problem = d.fix ? d.message.slice(0, -(d.fix.length + 2)) : d.message;
+    assert.deepEqual(seen.findings[i], [d.severity, d.line === undefined ? '' : `${d.line}${d.column === undefined ? '' : `:${d.column}`}`, d.code, problem, d.fix ?? '']);
   });
   const charset = seen.findings.find((f) => f[2] === 'name-charset');
   assert.deepEqual(charset?.slice(0, 3), ['error', '2', 'name-charset']);

@@ -22,6 +22,7 @@ const EISDIR = 3;
 const EINVAL = 7;
 const EXDEV = 11;
 const ENOSYS = 12;
+const EPERM = 10;
 const BUFFER_TOO_SMALL = 100;
 
 /**
@@ -130,12 +131,12 @@ function fsErrno(e) {
   if (typeof code === 'string' && !code.startsWith('ERR_')) return ERRNO[code] ?? EIO;
   if (e instanceof GuestFault) throw e;
   // Deno refuses a path outside --allow-read with an error that has no
-  // code (NotCapable; PermissionDenied before Deno 2). To the engine such a
-  // path does not exist, as a path outside a rooted filesystem's tree does
-  // (ABI.md#realpath): the read grant is the discovery scope, and the
-  // ancestors of cwd that discovery probes need no grant and give no
-  // warning.
-  if (e instanceof Error && (e.name === 'NotCapable' || e.name === 'PermissionDenied')) return ENOENT;
+  // code (NotCapable; PermissionDenied before Deno 2): EPERM, a refusal,
+  // never taken for a missing file (SPEC S75). The engine reports it with
+  // the grant to give (a skills root of home or of cwd, a custom
+  // directory, validate's folder) and keeps silent only where the grant
+  // bounds the walk up (a project root above cwd, a .git probe).
+  if (e instanceof Error && (e.name === 'NotCapable' || e.name === 'PermissionDenied')) return EPERM;
   throw e instanceof HostAbort ? e : new HostAbort(e);
 }
 
@@ -874,10 +875,14 @@ export class Engine {
    * not the reply string call returns.
    * @template T
    * @param {string} request @param {(text: string) => T} parse
+   * @param {() => void} [before] called when the call's turn comes; a throw skips the call (an aborted signal)
    * @returns {Promise<T>}
    */
-  callValue(request, parse) {
-    const run = this.tail.then(async () => parse(/** @type {string} */ (await this.callNow(request, 'json'))));
+  callValue(request, parse, before) {
+    const run = this.tail.then(async () => {
+      before?.();
+      return parse(/** @type {string} */ (await this.callNow(request, 'json')));
+    });
     this.tail = run.catch(() => {});
     return run;
   }

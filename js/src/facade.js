@@ -10,6 +10,8 @@
 
 import { Engine, SkilldexError, compileOnce, checkFileSystem } from './engine.js';
 import { startWatch, DEFAULT_MAX_WATCHERS } from './watch.js';
+import { abortable, checkSignal, throwIfAborted } from './abort.js';
+import { toPath, toPathList } from './paths.js';
 
 /**
  * What a runtime's platform module exports: every one exports these names
@@ -115,29 +117,75 @@ export function facade(platform) {
       })());
 
     /**
+     * What a relative path resolves against (S74): the process's working
+     * directory where the engine reads the runtime's own filesystem; none
+     * with a custom fs (a browser has no other).
+     * @param {boolean} processDefaults
+     */
+    const pathBase = (processDefaults) =>
+      processDefaults ? () => processValue('working directory', 'cwd', defaultCwd, 'a relative path') : null;
+
+    /**
      * The load-context fields of a request: the call's, over the options',
-     * over the process's (with the default filesystem only). The process is
-     * asked only for what is still missing, so a Deno program that passes
-     * cwd and home needs no permission to know them (ask the runtime only
-     * for what a call uses).
+     * over the process's (with the default filesystem only), as absolute
+     * paths (S74: a string or a file: URL, a relative one resolved against
+     * the process's working directory). The process is asked only for what
+     * is still missing, so a Deno program that passes cwd and home needs no
+     * permission to know them (ask the runtime only for what a call uses).
      * @param {import('../index.js').LoadContext | undefined} c
      */
     const withCtx = async (c) => {
       const { processDefaults } = await init();
-      let cwd = c?.cwd ?? opts.cwd;
-      let home = c?.home ?? opts.home;
+      const base = pathBase(processDefaults);
+      let cwd = toPath(c?.cwd ?? opts.cwd, 'cwd', base);
+      let home = toPath(c?.home ?? opts.home, 'home', base);
       if (processDefaults) {
         cwd ??= processValue('working directory', 'cwd', defaultCwd);
         home ??= processValue('home directory', 'home', defaultHome);
       }
-      return { cwd, home, options: c?.options ?? opts.options };
+      let options = c?.options ?? opts.options;
+      if (options && Array.isArray(options.customDirectories)) {
+        options = { ...options, customDirectories: toPathList(options.customDirectories, 'options.customDirectories') };
+      }
+      return { cwd, home, options };
     };
 
-    /** @param {import('../index.js').Request} request */
-    const run = async (request) => {
+    /**
+     * A path argument of a call (scanDir's and validate's dir), absolute.
+     * @param {unknown} p @param {string} what
+     */
+    const pathArg = async (p, what) => toPath(p, what, pathBase((await init()).processDefaults));
+
+    /**
+     * @param {import('../index.js').Request} request
+     * @param {AbortSignal} [signal] skips the call when it aborts before the call's turn
+     */
+    const run = async (request, signal) => {
       const { engine } = await init();
+      throwIfAborted(signal);
       // The ASCII transport where the runtime parses it faster (platform/*.js asciiReplies): the same value.
-      return engine.callValue(JSON.stringify(asciiReplies ? { ...request, asciiReply: true } : request), parse);
+      return engine.callValue(JSON.stringify(asciiReplies ? { ...request, asciiReply: true } : request), parse, () => throwIfAborted(signal));
+    };
+
+    /**
+     * f, run under the signal of a call's options (S74): rejected with an
+     * AbortError when the signal has aborted or aborts before the result.
+     * @template T
+     * @param {{signal?: AbortSignal} | undefined} o
+     * @param {(signal: AbortSignal | undefined) => Promise<T>} f
+     * @returns {Promise<T>}
+     */
+    const withSignal = (o, f) => {
+      let signal;
+      try {
+        signal = checkSignal(o?.signal);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      return abortable((async () => {
+        throwIfAborted(signal);
+        return f(signal);
+      })(), signal);
     };
 
     /** @type {ReturnType<typeof import('./deps.js').recordingFS> | undefined} */
@@ -145,6 +193,7 @@ export function facade(platform) {
     let watches = 0;
     /** @type {import('../index.js').Skilldex['watch']} */
     const watch = (ctx, onChange, wopts = {}) => {
+      checkSignal(wopts.signal);
       if (opts.fs) {
         throw new SkilldexError('INVALID_ARGUMENT', 'watch: watching needs the runtime\'s own filesystem; this engine reads a custom fs object (create one without `fs`)');
       }
@@ -183,25 +232,39 @@ export function facade(platform) {
 
     /** @type {import('../index.js').Skilldex} */
     const sk = {
-      discover: async (ctx) => run({ op: 'discover', ...(await withCtx(ctx)) }),
-      scanDir: async (dir, o) => run({ op: 'scanDir', dir, source: o?.source }),
-      resolve: async (url, ctx) => run({ op: 'resolve', ...(await withCtx(ctx)), url }),
-      listFiles: async (name, ctx) => run({ op: 'listFiles', ...(await withCtx(ctx)), name }),
-      renderPrompt: async (o) =>
-        run({ op: 'renderPrompt', ...(await withCtx(o)), readTool: o?.readTool, format: o?.format, maxChars: o?.maxChars }),
-      expandCommand: async (text, o) =>
-        run({ op: 'expandCommand', ...(await withCtx(o)), text, enableSkillCommands: o?.enableSkillCommands }),
-      commands: async (ctx) => run({ op: 'commands', ...(await withCtx(ctx)) }),
-      contextFiles: async (ctx) => run({ op: 'contextFiles', ...(await withCtx(ctx)) }),
-      validate: async (dir) => run({ op: 'validate', dir }),
-      explain: async (name, ctx) => run({ op: 'explain', ...(await withCtx(ctx)), name }),
-      match: async (paths, ctx) => run({ op: 'match', ...(await withCtx(ctx)), paths }),
-      call: async (request) => {
+      discover: (ctx) => withSignal(ctx, async (signal) => run({ op: 'discover', ...(await withCtx(ctx)) }, signal)),
+      scanDir: (d, o) => withSignal(o, async (signal) => {
+        const dir = await pathArg(d, 'scanDir: dir');
+        return run({ op: 'scanDir', dir, source: o?.source }, signal);
+      }),
+      // A URL object is its text: skill:// URLs are written as strings or made with new URL.
+      resolve: (u, ctx) => withSignal(ctx, async (signal) => {
+        const url = typeof u === 'object' && u !== null ? String(u) : u;
+        return run({ op: 'resolve', ...(await withCtx(ctx)), url }, signal);
+      }),
+      listFiles: (name, ctx) => withSignal(ctx, async (signal) => run({ op: 'listFiles', ...(await withCtx(ctx)), name }, signal)),
+      renderPrompt: (o) => withSignal(o, async (signal) =>
+        run({ op: 'renderPrompt', ...(await withCtx(o)), readTool: o?.readTool, format: o?.format, maxChars: o?.maxChars }, signal)),
+      expandCommand: (text, o) => withSignal(o, async (signal) =>
+        run({ op: 'expandCommand', ...(await withCtx(o)), text, enableSkillCommands: o?.enableSkillCommands }, signal)),
+      commands: (ctx) => withSignal(ctx, async (signal) => run({ op: 'commands', ...(await withCtx(ctx)) }, signal)),
+      contextFiles: (ctx) => withSignal(ctx, async (signal) => run({ op: 'contextFiles', ...(await withCtx(ctx)) }, signal)),
+      validate: (d, o) => withSignal(o, async (signal) => {
+        const dir = await pathArg(d, 'validate: dir');
+        return run({ op: 'validate', dir }, signal);
+      }),
+      explain: (name, ctx) => withSignal(ctx, async (signal) => run({ op: 'explain', ...(await withCtx(ctx)), name }, signal)),
+      match: (p, ctx) => withSignal(ctx, async (signal) => {
+        const paths = toPathList(p, 'match: paths');
+        return run({ op: 'match', ...(await withCtx(ctx)), paths }, signal);
+      }),
+      call: (request, o) => withSignal(o, async (signal) => {
         const { engine } = await init();
+        throwIfAborted(signal);
         return engine.call(typeof request === 'string' ? request : JSON.stringify(request));
-      },
+      }),
       watch,
-      ready: async () => (await init()).engine.ready(),
+      ready: (o) => withSignal(o, async () => (await init()).engine.ready()),
       close: async () => {
         if (setup) await (await setup).engine.close();
       },
@@ -241,13 +304,15 @@ function parse(reply) {
  * A default the runtime must be asked for. A refusal (Deno without the
  * permission) becomes an INVALID_ARGUMENT that names the two ways out.
  * @param {string} what @param {string} field @param {() => string | undefined} get
+ * @param {string} [need] what needs it, when not a missing field ("a relative path")
  */
-function processValue(what, field, get) {
+function processValue(what, field, get, need) {
   try {
-    return get();
+    return /** @type {string} */ (get());
   } catch (e) {
     const hint = field === 'home' ? ' (Deno: --allow-sys=homedir)' : ' (Deno: --allow-read for it)';
-    throw new SkilldexError('INVALID_ARGUMENT', `no ${field} given and the runtime refused the ${what}: pass ${field}, or grant access${hint}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    const why = need ? `${need} needs the ${what} and the runtime refused it: pass an absolute path` : `no ${field} given and the runtime refused the ${what}: pass ${field}`;
+    throw new SkilldexError('INVALID_ARGUMENT', `${why}, or grant access${hint}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 

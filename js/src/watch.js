@@ -37,7 +37,10 @@
 //     discovery's result is handle.ready, not an onChange call.
 //   - With persistent: true (the default, as fs.watch) an open watch keeps
 //     the process alive; with false it does not (Node, Bun; Deno's
-//     watchFs always does). close() ends every watcher and timer.
+//     watchFs always does). close() ends every watcher and timer, and so
+//     does an abort of opts.signal (SPEC S74).
+
+import { abortable, throwIfAborted } from './abort.js';
 
 /** @typedef {import('./deps.js').WatchPlan} WatchPlan */
 /** @typedef {import('./deps.js').WatchDir} WatchDir */
@@ -46,7 +49,7 @@
  * @typedef {{plan: WatchPlan, key: string, added: string[], removed: string[], changed: string[]}} WatchInfo
  * @typedef {{result: any, watch: WatchInfo | null}} WatchedDiscovery
  * @typedef {{debounceMs?: number, maxWatchers?: number, pollMs?: number, persistent?: boolean,
- *   onError?: (e: unknown) => void}} WatchOptions
+ *   onError?: (e: unknown) => void, signal?: AbortSignal}} WatchOptions
  */
 
 export const DEFAULT_DEBOUNCE_MS = 100;
@@ -315,7 +318,9 @@ export function startWatch(source, onChange, opts = {}) {
     }
   };
 
-  const ready = (async () => {
+  const signal = opts.signal ?? undefined;
+  const ready = abortable((async () => {
+    throwIfAborted(signal);
     const fs = await source.nodeFS();
     if (closed) throw new Error('watch: closed before it started');
     watchers = isDeno ? new DenoWatchers(onEvent) : new NodeWatchers(fs, onEvent, persistent);
@@ -325,8 +330,12 @@ export function startWatch(source, onChange, opts = {}) {
     key = watch.key;
     if (!closed) apply(watch.plan);
     return result;
-  })();
+  })(), signal);
   ready.catch(() => handle.close());
+  // S74: the signal ends the watch, as handle.close() does; ready, if it
+  // has not settled, rejects with an AbortError.
+  const onAbort = () => handle.close();
+  signal?.addEventListener('abort', onAbort, { once: true });
 
   const handle = {
     /** The first discovery's result, once the watchers are set up; rejects when it fails (the watch is then closed). */
@@ -342,6 +351,7 @@ export function startWatch(source, onChange, opts = {}) {
     async close() {
       if (closed) return;
       closed = true;
+      signal?.removeEventListener('abort', onAbort);
       if (timer) clearTimeout(timer);
       if (poller) clearInterval(poller);
       timer = null;

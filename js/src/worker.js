@@ -183,8 +183,10 @@ export class WorkerEngine {
    * else the pieces assembled without blocking.
    * @param {string} request
    * @param {(raw: string) => any} parse
+   * @param {() => void} [before] called before the request is sent; a throw skips it (an aborted signal)
    */
-  async callValue(request, parse) {
+  async callValue(request, parse, before) {
+    before?.();
     const r = await this.send({ kind: 'call', request, parsed: true });
     return r.cut ? assembleReply(r.cut) : parse(/** @type {string} */ (r.raw));
   }

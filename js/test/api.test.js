@@ -135,8 +135,18 @@ test('expandCommand (S35, S36)', async () => {
   assert.equal(r.args, 'the diff');
   assert.equal(r.message, 'Review carefully.\n\n---\n\nSkill: /work/proj/.claude/skills/review/SKILL.md\nUser: the diff');
   assert.equal(await sk.expandCommand('hello'), null);
-  assert.equal(await sk.expandCommand('/skill:nope'), null);
   assert.equal(await sk.expandCommand('/skill:review', { enableSkillCommands: false }), null);
+  assert.equal(await sk.expandCommand('/skill:nope', { enableSkillCommands: false }), null);
+});
+
+test('expandCommand: an unknown name is an error with "Did you mean", not null (S75)', async () => {
+  await assert.rejects(sk.expandCommand('/skill:reveiw the diff'), (e) => {
+    assert.ok(e instanceof SkilldexError);
+    assert.equal(e.code, 'UNKNOWN_SKILL');
+    assert.match(e.message, /^Unknown skill: reveiw\nDid you mean: review\nAvailable: /);
+    return true;
+  });
+  await assert.rejects(sk.expandCommand('/skill: review'), { code: 'MISSING_NAME' });
 });
 
 test('commands (S37)', async () => {

@@ -482,6 +482,7 @@ test('a SKILL.md linked inside its repository is readable by read, files and exp
     fs.mkdirSync(`${repo}/${tool}/skills/pdf`, { recursive: true });
     fs.symlinkSync('../../../skills/pdf/SKILL.md', `${repo}/${tool}/skills/pdf/SKILL.md`);
   }
+  fs.mkdirSync(root + '/collection-home', { recursive: true }); // S76: a --home must exist
   const rctx = ['--cwd', repo, '--home', root + '/collection-home'];
   assert.match(ok(cli(['list', ...rctx])).stdout, /^pdf +claude:project +Fill PDF forms\.$/m);
   assert.equal(ok(cli(['read', 'skill://pdf', ...rctx])).stdout, '---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse the form tools.\n');
@@ -519,9 +520,128 @@ test('validate never quotes a SKILL.md linked outside its skill (S43)', async ()
     const v = await engine.validate(dir);
     assert.doesNotMatch(JSON.stringify(v), secret);
     const leak = dir === skills ? v.skills.find((s) => s.dir === skills + '/leak') : v;
-    assert.deepEqual(leak.diagnostics, [{ code: 'link-outside', severity: 'error', message }]);
+    assert.deepEqual(leak.diagnostics, [{ path: skills + '/leak/SKILL.md', code: 'link-outside', severity: 'error', message, fix: 'link the skill folder instead' }]);
   }
   // Discovery gives the same message for the same link.
   const scan = await engine.scanDir(skills);
   assert.deepEqual(scan.warnings.map((w) => w.message), [message]);
+});
+
+// S76: the CLI never gives a silent answer, and knows its own words.
+test('S76: help is a command; an unknown command or flag gets "did you mean"', () => {
+  assert.equal(ok(cli(['help'])).stdout, ok(cli(['--help'])).stdout);
+  assert.match(ok(cli(['help', 'validate'])).stdout, /^usage: skilldex <command>/);
+  for (const [args, message] of [
+    [['lsit'], 'unknown command "lsit"; did you mean list?'],
+    [['LIST'], 'unknown command "LIST"; did you mean list?'],
+    [['valid'], 'unknown command "valid"; did you mean validate?'],
+    [['explian', 'pdf'], 'unknown command "explian"; did you mean explain?'],
+    [['zzzzzz'], 'unknown command "zzzzzz"'],
+    [['help', 'lst'], 'help: unknown command "lst"; did you mean list?'],
+    [['list', '--hme', home], 'unknown flag --hme; did you mean --home?'],
+    [['list', '--jsno'], 'unknown flag --jsno; did you mean --json?'],
+  ]) {
+    const r = cli([...args, '--json']);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.deepEqual(JSON.parse(r.stdout), { error: { code: 'USAGE', message } });
+    assert.equal(cli(args).stderr, `skilldex: ${message}\nrun skilldex --help for usage\n`);
+  }
+});
+
+test('S76: read of a name says which skill:// URL it probably meant', () => {
+  for (const [arg, message] of [
+    ['pdf', 'read: "pdf" is not a skill:// URL; did you mean skill://pdf?'],
+    ['pdf/reference.md', 'read: "pdf/reference.md" is not a skill:// URL; did you mean skill://pdf/reference.md?'],
+    ['skill:pdf', 'read: "skill:pdf" is not a skill:// URL; did you mean skill://pdf?'],
+  ]) {
+    const r = cli(['read', arg, ...ctx, '--json']);
+    assert.equal(r.status, 2);
+    assert.deepEqual(JSON.parse(r.stdout), { error: { code: 'USAGE', message } });
+  }
+  // Another scheme is the engine's INVALID_URL, as before.
+  assert.equal(JSON.parse(cli(['read', 'https://x/y', ...ctx, '--json']).stdout).error.code, 'INVALID_URL');
+});
+
+test('S76: match resolves its paths against --cwd, not the shell\'s folder', () => {
+  const proj = root + '/matching/proj';
+  fs.mkdirSync(proj + '/.git', { recursive: true });
+  fs.mkdirSync(proj + '/.claude/skills/ts', { recursive: true });
+  fs.writeFileSync(proj + '/.claude/skills/ts/SKILL.md', '---\nname: ts\ndescription: TypeScript\nglobs: ["src/**/*.ts"]\n---\nBody.\n');
+  const args = ['match', 'src/app.ts', '--cwd', proj, '--home', home];
+  for (const shell of [root, pkgDir, proj]) {
+    const r = ok(cli(args, { cwd: shell }));
+    assert.equal(r.stdout, 'NAME  REASON  PATHS\nts    globs   src/app.ts\n', `from ${shell}`);
+  }
+  const j = JSON.parse(ok(cli([...args, '--json'], { cwd: root })).stdout);
+  assert.deepEqual(j.skills, [{ name: 'ts', reason: 'globs', paths: [proj + '/src/app.ts'] }]);
+});
+
+test('S76: a --cwd or --home that is not there is an error naming it; a missing default home a warning', () => {
+  for (const [args, message] of [
+    [['list', '--cwd', root + '/does/not/exist', '--home', home], `--cwd ${root}/does/not/exist: no such directory`],
+    [['list', '--cwd', cwd, '--home', root + '/nohome'], `--home ${root}/nohome: no such directory`],
+    [['commands', '--cwd', cwd + '/XCSH.md', '--home', home], `--cwd ${cwd}/XCSH.md: not a directory`],
+    [['match', 'a.ts', '--cwd', root + '/gone', '--home', home], `--cwd ${root}/gone: no such directory`],
+  ]) {
+    const r = cli(args);
+    assert.equal(r.status, 1, args.join(' '));
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `skilldex: ${message}\n`);
+    assert.deepEqual(JSON.parse(cli([...args, '--json']).stdout), { error: { code: 'NOT_FOUND', message } });
+  }
+  // The default home needs --allow-sys under Deno; Bun creates $HOME/.bun as it starts.
+  if (globalThis.Deno || process.versions.bun) return;
+  const r = ok(cli(['list', '--cwd', cwd], { env: { HOME: root + '/nohome' } }));
+  assert.equal(r.stderr, `warning: the home directory ${root}/nohome does not exist: no user-level skills (pass --home)\n`);
+  assert.match(r.stdout, /^NAME/);
+});
+
+test('S76: warnings print their fix; a custom directory that is not there is one (S75)', () => {
+  const settings = root + '/custom-missing.json';
+  fs.writeFileSync(settings, JSON.stringify({ customDirectories: ['~/my-skills'] }));
+  const r = ok(cli(['list', ...ctx, '--settings', settings]));
+  assert.equal(r.stderr, `warning: Custom directory not found: ${home}/my-skills; create it, or remove it from customDirectories\n`);
+  // --json: the engine's warning objects, with their fields (S73).
+  const j = JSON.parse(ok(cli(['list', ...ctx, '--settings', settings, '--json'])).stdout);
+  assert.deepEqual(j.warnings, [{
+    skillPath: `${home}/my-skills`, path: `${home}/my-skills`, code: 'custom-dir-missing', severity: 'warning',
+    message: `Custom directory not found: ${home}/my-skills; create it, or remove it from customDirectories`,
+    fix: 'create it, or remove it from customDirectories',
+  }]);
+});
+
+test('S76: expand of an unknown /skill: name fails with "Did you mean" (S75); other text passes', () => {
+  const r = cli(['expand', '/skill:reveiw now', ...ctx]);
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, 'skilldex: Unknown skill: reveiw\nDid you mean: review\nAvailable: lint, pdf, review\n');
+  assert.equal(JSON.parse(cli(['expand', '/skill:', ...ctx, '--json']).stdout).error.code, 'MISSING_NAME');
+  assert.equal(ok(cli(['expand', 'just text', ...ctx])).stdout, 'just text\n');
+});
+
+test('S76: validate takes a SKILL.md for its folder (S75), shown as typed', () => {
+  const r = cli(['validate', 'work/proj/bad/SKILL.md'], { cwd: root });
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /^work\/proj\/bad: 2 errors, 1 warning\n/);
+  const good = ok(cli(['validate', 'SKILL.md'], { cwd: cwd + '/.claude/skills/review' }));
+  assert.equal(good.stdout, '.: ok\n1 skill checked: 0 errors, 0 warnings\n');
+  const other = cli(['validate', cwd + '/XCSH.md']);
+  assert.equal(other.status, 1);
+  assert.equal(other.stderr, `skilldex: Not a directory: ${cwd}/XCSH.md; validate takes a skill folder, its SKILL.md, or a skills root\n`);
+});
+
+test('S75, S76 under Deno: a read the runtime refuses is a warning naming --allow-read, never silence', { skip: !globalThis.Deno && 'Deno only' }, () => {
+  // The home is outside the grant: every user root is refused, each says so with the grant to give.
+  const r = ok(cli(['list', '--cwd', cwd, '--home', home], { runner: denoRun([`--allow-read=${pkgDir},${cwd}`]) }));
+  assert.match(r.stdout, /review +claude:project/);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.ok(lines.length >= 3, r.stderr);
+  for (const l of lines) {
+    assert.match(l, /^warning: \[[^\]]+\] Failed to read (skills directory|plugin registry): (\S+) \(EPERM\); the runtime refused to read it: grant read access to \2 \(Deno: --allow-read=\2\)$/, l);
+  }
+  assert.ok(lines.some((l) => l.includes(`${home}/.claude/skills (EPERM)`)), r.stderr);
+  // validate of a folder outside the grant says so, not "Directory not found".
+  const v = cli(['validate', home + '/.claude/skills/lint'], { runner: denoRun([`--allow-read=${pkgDir},${cwd}`]) });
+  assert.equal(v.status, 1);
+  assert.match(v.stderr, new RegExp(`^skilldex: Cannot read directory: ${home}/\\.claude/skills/lint \\(EPERM\\); .*--allow-read=${home}/\\.claude/skills/lint\\)\n$`));
 });

@@ -86,6 +86,15 @@ test('the editor panel follows real edits and answers which skills apply', async
     write(path.join(root, 'typescript/SKILL.md'), skill('typescript', 'TypeScript rules, strict', 'globs: ["*.ts"]\n'));
     await expectLine(/^~ typescript: TypeScript rules, strict$/, 'an edited skill');
 
+    // A skill with broken YAML: the Problems panel gets its place, code and fix from the warning's fields (S73).
+    write(path.join(root, 'broken/SKILL.md'), '---\nname: broken\ndescription: Use when: it breaks\n---\nBody.\n');
+    await expectLine(/^\+ broken \(claude:project\): Use when: it breaks$/, 'the broken skill still loads (S7)');
+    const brokenFile = path.join(root, 'broken/SKILL.md');
+    const line = await expectLine(/^problem /, 'its warning as a problem');
+    assert.equal(line, `problem warning invalid-yaml ${brokenFile}:3:22 fix: quote the value: description: "Use when: it breaks"`);
+    fs.rmSync(path.join(root, 'broken'), { recursive: true });
+    await expectLine(/^- broken$/, 'the broken skill deleted');
+
     fs.rmSync(path.join(root, 'style'), { recursive: true });
     await expectLine(/^- style$/, 'a deleted skill');
     child.stdin.write(path.join(cwd, 'src/ui/x.tsx') + '\n');

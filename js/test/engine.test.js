@@ -77,14 +77,23 @@ test('a call started from inside a filesystem callback waits for the current one
 
 test('fs errors with a code become errno, unknown codes EIO (S2, S12)', async () => {
   const m = memoryWorkspace();
-  for (const [code, want] of [['EACCES', 'EACCES'], ['EWEIRD', 'EIO'], ['ENOTDIR', 'ENOTDIR']]) {
+  const root = '/home/u/.claude/skills';
+  for (const [code, want, fix] of [
+    ['EACCES', 'EACCES', `make ${root} readable by this user`],
+    ['EWEIRD', 'EIO', undefined],
+    ['ENOTDIR', 'ENOTDIR', `${root} runs through a file: skills folders are directories`],
+  ]) {
     const fs = Object.create(m);
     fs.readDir = (p) => {
-      if (p === '/home/u/.claude/skills') throw Object.assign(new Error('host says no'), { code });
+      if (p === root) throw Object.assign(new Error('host says no'), { code });
       return m.readDir(p);
     };
     const r = await createSkilldex({ fs, cwd, home }).discover();
-    assert.deepEqual(r.warnings, [{ skillPath: '', message: `[Claude Code] Failed to read skills directory: /home/u/.claude/skills (${want})` }]);
+    // S73: the message as before, and the warning as data.
+    assert.deepEqual(r.warnings, [{
+      skillPath: '', path: root, code: 'root-unreadable', severity: 'error',
+      message: `[Claude Code] Failed to read skills directory: ${root} (${want})`, ...(fix ? { fix } : {}),
+    }]);
     assert.ok(!JSON.stringify(r).includes('host says no'), 'a host message leaked into the result (S42)');
   }
 });

@@ -14,6 +14,9 @@ import {
   type DiscoverResult,
   type Expansion,
   type Options,
+  type Warning,
+  type Diagnostic,
+  type ErrorCode,
 } from 'skilldex';
 
 async function ok() {
@@ -79,7 +82,24 @@ async function ok() {
   };
   createSkilldex({ fs: strFs });
   createSkilldex({ fs: byteFs, wasm: new Uint8Array(0), stderr: (t: string) => console.log(t) });
-  return [names, level, always, size, f, depth, sev, winner, rawJson, raw2, n, five];
+  // S73: warnings and diagnostics as data.
+  const w: Warning = r.warnings[0];
+  const where: string = `${w.path}:${w.line ?? 0}:${w.column ?? 0} ${w.code} ${w.fix ?? ''} ${w.skillPath}`;
+  const d: Diagnostic = v.diagnostics[0];
+  if (d.code === 'invalid-yaml' || d.code === 'some-later-code') console.log(d.message);
+  const tooLarge: ErrorCode = 'TOO_LARGE';
+  const usage: ErrorCode = 'USAGE';
+  // S74: paths as strings or file: URLs, a signal on every call and on watch.
+  const ctl = new AbortController();
+  await sk.discover({ cwd: new URL('file:///w/'), home: 'relative/home', signal: ctl.signal });
+  await sk.validate(new URL('file:///d/SKILL.md'), { signal: AbortSignal.timeout(1000) });
+  await sk.scanDir(new URL('file:///d'), { source: 'custom:user', signal: ctl.signal });
+  await sk.match([new URL('file:///w/a.ts'), 'b.ts'], { signal: ctl.signal });
+  await sk.resolve(new URL('skill://pdf'), { signal: ctl.signal });
+  await sk.call('{"op":"commands"}', { signal: ctl.signal });
+  sk.watch({ cwd: new URL('file:///w') }, () => {}, { signal: ctl.signal });
+  createSkilldex({ cwd: new URL('file:///w'), options: { customDirectories: [new URL('file:///skills'), '~/x'] } });
+  return [names, level, always, size, f, depth, sev, winner, rawJson, raw2, n, five, where, tooLarge, usage];
 }
 
 async function notOk() {
@@ -110,7 +130,13 @@ async function notOk() {
   const t: FileSystem = { readDir: () => [{ name: 'a', type: 'folder' }], stat: () => null, lstat: () => null, readFile: () => '', realpath: () => '/' };
   // @ts-expect-error: stats is synchronous
   await sk.stats().then(() => {});
-  return [s, m, bad, t];
+  // @ts-expect-error: a path is a string or a URL
+  await sk.validate(42);
+  // @ts-expect-error: a signal is an AbortSignal
+  await sk.discover({ signal: true });
+  // @ts-expect-error: a severity is one of three
+  const sv: Diagnostic['severity'] = 'fatal';
+  return [s, m, bad, t, sv];
 }
 
 async function editor() {
