@@ -46,6 +46,7 @@ const skill = (name, description, body = 'Body.') => `---\nname: ${name}\ndescri
 
 /** Write files (relative to dir) and return dir. */
 function tree(dir, files) {
+  fs.mkdirSync(dir, { recursive: true }); // the CLI refuses a --cwd or --home that is not there (S76)
   for (const [p, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
     fs.writeFileSync(path.join(dir, p), content);
