@@ -133,6 +133,12 @@ export interface Options {
   disabledExtensions?: string[] | null;
   configDirName?: string;
   extraProviders?: Provider[] | null;
+  /**
+   * SPEC S68: whether the user trusts the project folder. Default true.
+   * When false, project-level skills are found but not loaded (each is in
+   * `shadowed` with reason "untrusted"), and contextFiles reads no project file.
+   */
+  trustedProject?: boolean;
 }
 
 /**
@@ -175,7 +181,7 @@ export interface Warning {
   message: string;
 }
 
-export type ShadowReason = 'name' | 'realpath' | 'disabled' | 'source-off' | 'ignored' | 'not-included';
+export type ShadowReason = 'name' | 'realpath' | 'disabled' | 'source-off' | 'ignored' | 'not-included' | 'link-outside' | 'untrusted';
 
 export interface Shadowed {
   name: string;
@@ -288,7 +294,7 @@ export interface Validation {
 export interface Candidate {
   filePath: string;
   source: string;
-  outcome: 'loaded' | 'shadowed' | 'duplicate' | 'disabled' | 'source-off' | 'ignored' | 'not-included';
+  outcome: 'loaded' | 'shadowed' | 'duplicate' | 'disabled' | 'source-off' | 'ignored' | 'not-included' | 'link-outside' | 'untrusted';
   reason?: string;
 }
 
@@ -297,6 +303,7 @@ export interface Explanation {
   winner: Skill | null;
   candidates: Candidate[];
 }
+
 
 /**
  * The codes of SkilldexError: the engine's (SPEC) plus ABI_MISMATCH from the

@@ -29,9 +29,18 @@ func loadRequest(op string, l Load) wire.Request {
 	if l.Options != nil {
 		// Options holds strings, bools, ints and slices of them: encoding
 		// it cannot fail.
-		req.Options, _ = json.Marshal(l.Options)
+		req.Options, _ = json.Marshal(wireOptions{Options: l.Options, TrustedProject: !l.Options.UntrustedProject})
 	}
 	return req
+}
+
+// wireOptions are core.Options as the request carries them: core's json
+// keys, and trustedProject, the negation of UntrustedProject (SPEC S68),
+// which has no json key of its own so that its zero value keeps the
+// default.
+type wireOptions struct {
+	*core.Options
+	TrustedProject bool `json:"trustedProject"`
 }
 
 // do sends req and decodes a successful reply into out with decode; an

@@ -71,8 +71,8 @@ var operations = []namedOperation{
 		if err != nil {
 			return nil, err
 		}
-		return reply(b, appendContextResult)(core.ContextFiles(fsys, req.Cwd, req.Home, opts.ConfigDirName))
-	}}}, // S38, S39
+		return reply(b, appendContextResult)(core.ContextFilesFor(fsys, req.Cwd, req.Home, opts))
+	}}}, // S38, S39, S68
 	{"validate", operation{[]string{"dir"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
 		return reply(b, appendValidation)(core.Validate(fsys, req.Dir))
 	}}}, // S40

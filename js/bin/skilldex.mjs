@@ -60,6 +60,8 @@ flags:
   --cwd DIR            working directory (default: the current one)
   --home DIR           home directory (default: the user's)
   --settings FILE      JSON file with discovery options (enabled, customDirectories, ...)
+  --untrusted          the project folder is not trusted: its skills and context
+                         files are not loaded (options.trustedProject: false)
   --json               print the engine's JSON (errors as {"error":{"code","message"}};
                          validate: one array of the replies)
   -h, --help           this help
@@ -128,6 +130,7 @@ const usage = (message) => new Exit(2, 'USAGE', message);
 const FLAGS = {
   cwd: 'string', home: 'string', settings: 'string', format: 'string', 'max-chars': 'string',
   json: 'boolean', help: 'boolean', version: 'boolean', 'no-read-tool': 'boolean', all: 'boolean', wide: 'boolean',
+  untrusted: 'boolean',
 };
 const SHORT_FLAGS = { h: 'help' };
 
@@ -291,6 +294,18 @@ function processDir(flag, what, grant, get) {
   }
 }
 
+/**
+ * The discovery options with --untrusted applied (SPEC S68): trustedProject
+ * false over the settings file's options. Options that are not an object are
+ * passed on as they are, for the engine to refuse.
+ */
+function withTrust(options, untrusted) {
+  if (!untrusted) return options;
+  if (options === undefined || options === null) return { trustedProject: false };
+  if (typeof options !== 'object' || Array.isArray(options)) return options;
+  return { ...options, trustedProject: false };
+}
+
 /** The requests for a command. Paths given as arguments are relative to the shell's directory. */
 function requests(command, args, values) {
   // validate needs no load context: asking for it would make Deno require
@@ -304,7 +319,7 @@ function requests(command, args, values) {
   const ctx = {
     cwd: path.resolve(values.cwd ?? processDir('--cwd', 'the working directory', 'read access to it', () => process.cwd())),
     home: path.resolve(values.home ?? processDir('--home', 'the home directory', '--allow-sys=homedir', () => os.homedir())),
-    options: values.settings !== undefined ? readSettings(values.settings) : undefined,
+    options: withTrust(values.settings !== undefined ? readSettings(values.settings) : undefined, values.untrusted),
   };
   // The defaults too: the working directory's name may not be UTF-8 (pass --cwd), nor $HOME (pass --home).
   if (values.cwd === undefined) checkUTF8Path('the working directory (pass --cwd)', ctx.cwd);
@@ -398,6 +413,7 @@ const REASONS = {
   ignored: 'ignored',
   'not-included': 'not included',
   'link-outside': 'links outside its skill',
+  untrusted: 'project not trusted',
 };
 const reasonWords = (sh) => {
   const words = REASONS[sh.reason] ?? sh.reason;

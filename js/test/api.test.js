@@ -174,6 +174,22 @@ test('explain (S41)', async () => {
   await rejects(sk.explain('nope'), 'UNKNOWN_SKILL');
 });
 
+test('trustedProject: false loads no project skill and no project context file (S68)', async () => {
+  const trusted = await sk.discover();
+  assert.ok(trusted.skills.some((k) => k.name === 'review'));
+  const r = await sk.discover({ options: { trustedProject: false } });
+  assert.deepEqual(r.skills.map((k) => k.name), ['lint', 'pdf']);
+  assert.deepEqual(r.shadowed.filter((x) => x.reason === 'untrusted'), [
+    { name: 'review', filePath: '/work/proj/.claude/skills/review/SKILL.md', source: 'claude:project', reason: 'untrusted' },
+  ]);
+  const ctx = await sk.contextFiles({ options: { trustedProject: false } });
+  assert.deepEqual(ctx.files.map((f) => f.path), ['/home/u/.xcsh/agent/XCSH.md']);
+  const why = await sk.explain('review', { options: { trustedProject: false } });
+  assert.deepEqual(why.candidates.map((c) => c.outcome), ['untrusted']);
+  await rejects(sk.resolve('skill://review', { options: { trustedProject: false } }), 'UNKNOWN_SKILL');
+  await rejects(sk.discover({ options: { trustedProject: 'no' } }), 'INVALID_ARGUMENT');
+});
+
 test('call: the exact reply string, error replies included', async () => {
   const raw = await sk.call({ op: 'discover', cwd, home });
   assert.equal(typeof raw, 'string');

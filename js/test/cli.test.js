@@ -125,6 +125,7 @@ test('--json prints the engine\'s exact JSON for every command', async () => {
     [['context'], { op: 'contextFiles', cwd, home }],
     [['validate', cwd + '/.claude/skills/review'], { op: 'validate', dir: cwd + '/.claude/skills/review' }],
     [['explain', 'pdf'], { op: 'explain', cwd, home, name: 'pdf' }],
+    [['list', '--untrusted'], { op: 'discover', cwd, home, options: { trustedProject: false } }],
   ];
   for (const [args, req] of cases) {
     const r = ok(cli([...args, ...ctx, '--json']));
@@ -133,6 +134,21 @@ test('--json prints the engine\'s exact JSON for every command', async () => {
     assert.equal(r.stdout, want, args.join(' '));
   }
   assert.equal(ok(cli(['expand', 'hello', ...ctx, '--json'])).stdout, 'null\n');
+});
+
+test('--untrusted (S68)', () => {
+  // The project's skill is not loaded, nor its XCSH.md.
+  const l = ok(cli(['list', '--untrusted', ...ctx]));
+  assert.match(l.stdout, /^2 skills, 2 not loaded .*\n  name taken \(1\): pdf\n  project not trusted \(1\): review\n$/m);
+  const gone = cli(['read', 'skill://review', '--untrusted', ...ctx]);
+  assert.equal(gone.status, 1);
+  assert.match(gone.stderr, /^skilldex: Unknown skill: review\n/);
+  assert.doesNotMatch(ok(cli(['context', '--untrusted', ...ctx])).stdout, /project instructions/);
+  // --untrusted wins over the settings file's trustedProject.
+  const settings = root + '/trusting-settings.json';
+  fs.writeFileSync(settings, JSON.stringify({ trustedProject: true, ignoredSkills: ['lint'] }));
+  const r = JSON.parse(ok(cli(['list', '--untrusted', '--settings', settings, '--json', ...ctx])).stdout);
+  assert.deepEqual(r.skills.map((/** @type {any} */ k) => k.name), ['pdf']);
 });
 
 test('read, files: the content and the file list', () => {
@@ -388,6 +404,7 @@ test('usage errors exit 2', () => {
     ['-hj'],
     ['list', '---'],
     ['list', '--', '--wide'],
+    ['list', '--untrusted=yes'],
   ]) {
     const r = cli(args);
     assert.equal(r.status, 2, `${args.join(' ')}: exit ${r.status}`);

@@ -47,6 +47,8 @@ async function ok() {
   await sk.scanDir('/d', { source: 'custom:user' });
   await sk.listFiles('pdf');
   await sk.commands();
+  await sk.discover({ options: { trustedProject: false } });
+  if (why === 'untrusted') console.log(r.shadowed[0].source);
   await sk.ready();
   await sk.close();
   const five: 5 = ABI_VERSION;
