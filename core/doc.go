@@ -157,6 +157,11 @@
 //   - S68: Options.UntrustedProject (the wire's trustedProject: false)
 //     loads no project-level skill (shadowed "untrusted"), drops the
 //     project roots' warnings, and [ContextFilesFor] reads no project file.
+//   - S69-S72: [Activate] is the result of the activation tool: the body
+//     in <skill_content>, the skill's folder and at most 100 of its files,
+//     listed breadth first without reading them and never outside the
+//     skill; [ActivationTool] is the tool, its name an enum of the skills
+//     the model may invoke, or nil when there is none.
 //
 // Where the specification is silent, these functions decide as follows:
 //   - skill:// paths treat "\" as a separator on every host; a segment that

@@ -304,6 +304,44 @@ export interface Explanation {
   candidates: Candidate[];
 }
 
+/** A skill loaded for the model by the activation tool (SPEC S69, S70, S72). */
+export interface Activation {
+  name: string;
+  baseDir: string;
+  /**
+   * The tool's result for the model: the SKILL.md body (frontmatter stripped)
+   * in `<skill_content name="...">`, then the skill's directory and its
+   * files in `<skill_resources>`.
+   */
+  content: string;
+  /** The files `content` lists, relative to baseDir, in byte order; at most 100, SKILL.md not among them (S70). */
+  resources: string[];
+  /** Present (true) when the listing stopped at a bound (S70): the skill may hold more files. */
+  truncated?: true;
+}
+
+/**
+ * The activation tool's definition (SPEC S71), in the shape of an MCP tool:
+ * for Anthropic's API pass `inputSchema` as `input_schema`, for OpenAI's as
+ * the function's `parameters`.
+ */
+export interface ToolDefinition {
+  name: 'activate_skill';
+  description: string;
+  inputSchema: {
+    type: 'object';
+    properties: {
+      name: {
+        type: 'string';
+        description: string;
+        /** The names activate accepts, in S15 order: the skills the model may invoke (S47). */
+        enum: string[];
+      };
+    };
+    required: ['name'];
+    additionalProperties: false;
+  };
+}
 
 /**
  * The codes of SkilldexError: the engine's (SPEC) plus ABI_MISMATCH from the
@@ -318,6 +356,7 @@ export type ErrorCode =
   | 'PATH_TRAVERSAL'
   | 'PATH_ESCAPE'
   | 'NOT_FOUND'
+  | 'TOO_LARGE'
   | 'BAD_REQUEST'
   | 'INTERNAL'
   | 'ABI_MISMATCH';
@@ -347,7 +386,9 @@ export type Request =
   | ({ op: 'contextFiles' } & LoadContext)
   | { op: 'validate'; dir: string }
   | ({ op: 'explain'; name: string } & LoadContext)
-  | ({ op: 'match'; paths: string[] } & LoadContext);
+  | ({ op: 'match'; paths: string[] } & LoadContext)
+  | ({ op: 'activate'; name: string } & LoadContext)
+  | ({ op: 'toolDefinition' } & LoadContext);
 
 export interface SkilldexOptions extends LoadContext {
   /**
@@ -494,6 +535,18 @@ export interface Skilldex {
    */
   match(paths: string[], ctx?: LoadContext): Promise<MatchResult>;
   /**
+   * Load a skill for the model (S69, S70, S72), as the result of the
+   * activation tool: `content` is the text to give the model. Only skills
+   * the model may invoke (not disable-model-invocation, S47); another name
+   * rejects with UNKNOWN_SKILL.
+   */
+  activate(name: string, ctx?: LoadContext): Promise<Activation>;
+  /**
+   * The activation tool to register with the model (S71): `name` is an enum
+   * of the names activate accepts. null when there is none: register no tool.
+   */
+  toolDefinition(ctx?: LoadContext): Promise<ToolDefinition | null>;
+  /**
    * Watch what a discovery with ctx depends on (its roots, missing roots
    * through their nearest existing ancestor, skill folders and SKILL.md
    * files, the plugin registry, the project's bounds), and call onChange
@@ -523,6 +576,8 @@ export declare const contextFiles: Skilldex['contextFiles'];
 export declare const validate: Skilldex['validate'];
 export declare const explain: Skilldex['explain'];
 export declare const match: Skilldex['match'];
+export declare const activate: Skilldex['activate'];
+export declare const toolDefinition: Skilldex['toolDefinition'];
 export declare const call: Skilldex['call'];
 
 /**

@@ -69,6 +69,12 @@ func typedCall(ctx context.Context, e *wasmhost.Engine, request []byte) (out []b
 		res, err = nilOr(e.Explain(ctx, l, req.Name))
 	case "match":
 		res, err = nilOr(e.Match(ctx, l, req.Paths))
+	case "activate":
+		res, err = nilOr(e.Activate(ctx, l, req.Name))
+	case "toolDefinition":
+		var t *core.Tool
+		t, err = e.ActivationTool(ctx, l)
+		res = t // a nil *Tool is "null"
 	default:
 		return nil, false, nil
 	}

@@ -222,6 +222,41 @@ func (e *Engine) Explain(ctx context.Context, l Load, name string) (*core.Explan
 	return x, nil
 }
 
+// Activate loads a skill for the model (SPEC S69, S70, S72), like
+// [core.Activate] on the skills l discovers.
+func (e *Engine) Activate(ctx context.Context, l Load, name string) (*core.Activation, error) {
+	req := loadRequest("activate", l)
+	req.Name = name
+	var r core.Activation
+	if err := e.do(ctx, req, into(&r)); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// ActivationTool returns the activation tool's definition (SPEC S71), like
+// [core.ActivationTool] on the skills l discovers: nil, nil when there is
+// no skill to activate (register no tool).
+func (e *Engine) ActivationTool(ctx context.Context, l Load) (*core.Tool, error) {
+	var r *struct {
+		Name        string
+		Description string
+		InputSchema struct {
+			Properties struct {
+				Name struct {
+					Description string
+					Enum        []string
+				}
+			}
+		}
+	}
+	if err := e.do(ctx, loadRequest("toolDefinition", l), into(&r)); err != nil || r == nil {
+		return nil, err
+	}
+	p := r.InputSchema.Properties.Name
+	return &core.Tool{Name: r.Name, Description: r.Description, NameDescription: p.Description, Names: p.Enum}, nil
+}
+
 // skillJSON is a core.Skill as JSON; the frontmatter keeps its key order,
 // which encoding/json's maps would lose.
 type skillJSON struct {

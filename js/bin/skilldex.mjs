@@ -55,6 +55,10 @@ commands:
                          exit 1 when any error is found
   explain <name>       where a skill name was found and why each copy won or lost
   match <path>...      the skills that apply to these files (alwaysApply, globs)
+  activate <name>      a skill as the activation tool gives it to the model: its
+                         instructions, its directory and its files
+  tool                 the activation tool's definition (JSON Schema), to
+                         register with a model; none when no skill can be activated
 
 flags:
   --cwd DIR            working directory (default: the current one)
@@ -72,9 +76,9 @@ exit status: 0 ok, 1 the operation failed, 2 usage error`;
 // [least, most] positional arguments of each command (most -1: no limit).
 const ARITY = {
   list: [0, 0], read: [1, 1], files: [1, 1], prompt: [0, 0], expand: [1, 1], commands: [0, 0], context: [0, 0],
-  validate: [1, -1], explain: [1, 1], match: [1, -1],
+  validate: [1, -1], explain: [1, 1], match: [1, -1], activate: [1, 1], tool: [0, 0],
 };
-const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>' };
+const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>', activate: '<name>' };
 const COMMAND_FLAGS = { format: 'prompt', 'no-read-tool': 'prompt', 'max-chars': 'prompt', all: 'list', wide: 'list' };
 
 /** Write all of s (a string or bytes) to fd, synchronously (so process.exit loses nothing). */
@@ -349,6 +353,10 @@ function requests(command, args, values) {
       return [{ op: 'explain', ...ctx, name: args[0] }];
     case 'match':
       return [{ op: 'match', ...ctx, paths: args.map((a) => path.resolve(a)) }];
+    case 'activate':
+      return [{ op: 'activate', ...ctx, name: args[0] }];
+    case 'tool':
+      return [{ op: 'toolDefinition', ...ctx }];
   }
   return [];
 }
@@ -494,6 +502,10 @@ function human(command, r, args, values) {
       const s = rows.length ? table(['NAME', 'REASON', 'PATHS'], rows) : 'no skill applies\n';
       return [s, warningsText(r.warnings).trimStart(), 0];
     }
+    case 'activate':
+      return [content(withNewline(r.content)), '', 0];
+    case 'tool':
+      return r === null ? ['', 'no skill can be activated: no tool\n', 0] : [content(JSON.stringify(r, null, 2) + '\n'), '', 0];
     case 'explain': {
       let s = r.winner ? `${safe(r.name)}: loaded from ${safe(r.winner.filePath)} (${safe(r.winner.source)})\n` : `${safe(r.name)}: not loaded\n`;
       if (r.candidates.length) {

@@ -196,6 +196,8 @@ export function facade(platform) {
       validate: async (dir) => run({ op: 'validate', dir }),
       explain: async (name, ctx) => run({ op: 'explain', ...(await withCtx(ctx)), name }),
       match: async (paths, ctx) => run({ op: 'match', ...(await withCtx(ctx)), paths }),
+      activate: async (name, ctx) => run({ op: 'activate', ...(await withCtx(ctx)), name }),
+      toolDefinition: async (ctx) => run({ op: 'toolDefinition', ...(await withCtx(ctx)) }),
       call: async (request) => {
         const { engine } = await init();
         return engine.call(typeof request === 'string' ? request : JSON.stringify(request));
