@@ -63,26 +63,12 @@ func ExpandCommand(ctx context.Context, fsys FS, text string, skills []Skill, en
 	args := strings.TrimSpace(rest[len(s.Name):])
 	// S44: the SKILL.md discovery loaded, under S43's boundaries, checked
 	// on the file opened; S45: at most 1 MiB.
-	within, err := skillFileWithin(fsys, s)
-	var data []byte
-	if err == nil {
-		data, err = readFileWithin(fsys, within, s.FilePath, MaxExpandBytes)
-	}
-	if e, ok := err.(*Error); ok {
-		return nil, e
-	}
+	body, err := readSkillBody(fsys, s)
 	if err != nil {
-		if e := readError(s.FilePath, err, "1 MiB"); e.Code != CodeNotFound {
-			return nil, e
-		}
-		return nil, errorf(CodeNotFound, "Failed to read skill file: "+s.FilePath+" ("+POSIXCode(err)+")")
-	}
-	f := ParseSkillFile(s.FilePath, data)
-	if f.Reject != "" {
-		return nil, errorf(CodeInvalidArgument, f.Reject)
+		return nil, err
 	}
 	var b strings.Builder
-	b.WriteString(f.Body)
+	b.WriteString(body)
 	b.WriteString("\n\n---\n\nSkill: ")
 	b.WriteString(s.FilePath)
 	if args != "" {

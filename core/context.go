@@ -61,7 +61,20 @@ const maxContextDepth = 20
 // ancestor to cwd, so the most specific comes last. A file whose content
 // equals (byte for byte, after S4 decoding) that of a file later in that
 // order is dropped.
+//
+// ContextFiles is [ContextFilesFor] with a trusted project.
 func ContextFiles(ctx context.Context, fsys FS, cwd, home, configDirName string) (*ContextResult, error) {
+	opts := DefaultOptions()
+	opts.ConfigDirName = configDirName
+	return ContextFilesFor(ctx, fsys, cwd, home, opts)
+}
+
+// ContextFilesFor is [ContextFiles] with the discovery options of the load
+// context, of which it reads two: ConfigDirName, and UntrustedProject
+// (S68): when the project is not trusted only the user file is loaded, and
+// no project candidate is looked at, so a cloned repository's XCSH.md never
+// reaches the model.
+func ContextFilesFor(ctx context.Context, fsys FS, cwd, home string, opts Options) (*ContextResult, error) {
 	cwd, home, err := checkContext(cwd, home)
 	if err != nil {
 		return nil, err
@@ -69,6 +82,7 @@ func ContextFiles(ctx context.Context, fsys FS, cwd, home, configDirName string)
 	if err := canceled(ctx, "contextFiles"); err != nil {
 		return nil, err
 	}
+	configDirName := opts.ConfigDirName
 	if configDirName == "" {
 		configDirName = DefaultConfigDirName
 	}
@@ -78,7 +92,11 @@ func ContextFiles(ctx context.Context, fsys FS, cwd, home, configDirName string)
 		files = append(files, ContextFile{Path: path.Join(home, configDirName, "agent", ContextFileName),
 			Content: c, Level: "user", Depth: -1})
 	}
-	ancestors, repo := projectChain(fsys, cwd, home)
+	var ancestors []string
+	var repo string
+	if !opts.UntrustedProject {
+		ancestors, repo = projectChain(fsys, cwd, home)
+	}
 	var project []ContextFile
 	for _, a := range ancestors {
 		if err := canceled(ctx, "contextFiles"); err != nil {

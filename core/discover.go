@@ -8,7 +8,8 @@ import (
 
 // Discover loads the skills of one load context (SPEC sections 3 to 5):
 // every provider's roots in provider order, then the custom directories,
-// filtered (S24), merged (S25, S26) and sorted (S15). It fails only on bad
+// filtered (S24), kept out when the project is not trusted (S68), merged
+// (S25, S26) and sorted (S15). It fails only on bad
 // arguments (S1); everything that goes wrong on disk becomes a [Warning]
 // and costs at most the skill concerned.
 func Discover(ctx context.Context, fsys FS, cwd, home string, opts Options) (*Result, error) {
@@ -65,12 +66,13 @@ func Discover(ctx context.Context, fsys FS, cwd, home string, opts Options) (*Re
 // scanned is one skills root of a discovery, scanned, or a provider-level
 // warning in place of one.
 type scanned struct {
-	p       provider
-	custom  bool       // a customDirectories entry (S26)
-	warning Diagnostic // a provider-level warning (S20's registry), when its Code is not ""
-	spec    scanSpec
-	out     scanOutcome
-	listed  *rootScan // the root listed, to be scanned (nil: out is all there is)
+	p        provider
+	custom   bool       // a customDirectories entry (S26)
+	relative bool       // a customDirectories entry relative to cwd: a folder of the project (S68)
+	warning  Diagnostic // a provider-level warning (S20's registry), when its Code is not ""
+	spec     scanSpec
+	out      scanOutcome
+	listed   *rootScan // the root listed, to be scanned (nil: out is all there is)
 }
 
 // scanContext scans every root of a load context: the providers' roots in
@@ -162,6 +164,7 @@ func listItem(fsys FS, r *scanned, item *providerItem, cwd, home, repo string, a
 func listCustom(fsys FS, r *scanned, dir, cwd, home string) {
 	r.spec = scanSpec{root: customRoot(dir, cwd, home), provider: "custom", providerName: "Custom", level: "user",
 		requireDescription: true, scope: home, reportMissing: true}
+	r.relative = dir != "~" && !strings.HasPrefix(dir, "~/") && !strings.HasPrefix(dir, "/")
 	r.listed, r.out = listRoot(fsys, r.spec)
 }
 
@@ -217,13 +220,23 @@ func (m *merger) take(r *scanned) {
 		return
 	}
 	// Warnings of a source the user turned off are noise; custom
-	// directories skip the source toggles (S26).
+	// directories skip the source toggles (S26). Those of a project the
+	// user has not trusted too (S68): nothing it holds is loaded.
 	enabled := r.custom || sourceEnabled(m.opts, r.spec.provider, r.spec.level)
-	if enabled && (r.out.rootWarning.Code != "" || len(r.out.fileWarnings) > 0) {
+	trusted := !m.opts.UntrustedProject || !r.projectLevel()
+	if enabled && trusted && (r.out.rootWarning.Code != "" || len(r.out.fileWarnings) > 0) {
 		m.warn(r)
 	}
 	m.res.Shadowed = append(m.res.Shadowed, r.out.outside...) // S43: before the filters
-	m.offerAll(r.out.skills, enabled, r.custom)
+	m.offerAll(r.out.skills, enabled, trusted, r.custom)
+}
+
+// projectLevel reports whether a scanned root is a folder of the project
+// for S68: a project-level root of a provider (S18's level "project",
+// claude-plugins' project and local entries included), or a
+// customDirectories entry relative to cwd.
+func (r *scanned) projectLevel() bool {
+	return r.spec.level == "project" || r.custom && r.relative
 }
 
 // warn adds a scanned root's warnings to the result: a provider root's
@@ -258,9 +271,9 @@ func providerWarning(displayName string, d Diagnostic) Warning {
 // offerAll offers each skill of one root, in order.
 //
 //go:noinline
-func (m *merger) offerAll(skills []Skill, sourceOn, custom bool) {
+func (m *merger) offerAll(skills []Skill, sourceOn, trusted, custom bool) {
 	for i := range skills {
-		m.offer(&skills[i], sourceOn, custom)
+		m.offer(&skills[i], sourceOn, trusted, custom)
 	}
 }
 
@@ -473,8 +486,11 @@ func anyMatch(list []namePattern, name string) bool {
 	return false
 }
 
-// offer runs one found skill through S24's filters and S25's merge.
-func (m *merger) offer(s *Skill, sourceOn, custom bool) {
+// offer runs one found skill through S24's filters, S68's trust and S25's
+// merge. A skill of a project the user has not trusted (trusted false) is
+// shadowed "untrusted" only when every S24 filter lets it through, so that
+// reason says trusting the folder would make it a candidate.
+func (m *merger) offer(s *Skill, sourceOn, trusted, custom bool) {
 	reason := ""
 	switch {
 	case disabledSkill(m.opts.DisabledExtensions, s.Name):
@@ -485,6 +501,8 @@ func (m *merger) offer(s *Skill, sourceOn, custom bool) {
 		reason = ReasonIgnored
 	case len(m.opts.IncludeSkills) > 0 && !anyMatch(m.included, s.Name):
 		reason = ReasonNotIncluded
+	case !trusted:
+		reason = ReasonUntrusted
 	}
 	if reason != "" {
 		m.shadow(s, reason, "")

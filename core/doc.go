@@ -165,6 +165,14 @@
 //     a pattern over [MaxGlobBytes] is the warning glob-too-complex.
 //   - S58: every warning quotes input through one helper (fmrules.Clip):
 //     200 characters, control characters shown as U+FFFD.
+//   - S68: Options.UntrustedProject (the wire's trustedProject: false)
+//     loads no project-level skill (shadowed "untrusted"), drops the
+//     project roots' warnings, and [ContextFilesFor] reads no project file.
+//   - S69-S72: [Activate] is the result of the activation tool: the body
+//     in <skill_content>, the skill's folder and at most 100 of its files,
+//     listed breadth first without reading them and never outside the
+//     skill; [ActivationTool] is the tool, its name an enum of the skills
+//     the model may invoke, or nil when there is none.
 //
 // Where the specification is silent, these functions decide as follows:
 //   - skill:// paths treat "\" as a separator on every host; a segment that
@@ -193,8 +201,8 @@
 //     tool cut: the skill was never meant for the model.
 //   - explain lists the loaded copy first, then the shadowed ones in S27
 //     order, each with an outcome (loaded, shadowed, duplicate, disabled,
-//     source-off, ignored, not-included) and a reason in words; a name found
-//     nowhere is UNKNOWN_SKILL.
+//     source-off, ignored, not-included, link-outside, untrusted) and a
+//     reason in words; a name found nowhere is UNKNOWN_SKILL.
 //
 // # Discovering again
 //

@@ -31,6 +31,7 @@ const (
 	OutcomeSourceOff   = "source-off"   // ReasonSourceOff
 	OutcomeIgnored     = "ignored"      // ReasonIgnored
 	OutcomeNotIncluded = "not-included" // ReasonNotIncluded
+	OutcomeUntrusted   = "untrusted"    // ReasonUntrusted (S68)
 )
 
 // Explain says where the skill name was found in res, which copy won and
@@ -92,6 +93,8 @@ func explainShadow(sh Shadowed, res *Result) (outcome, reason string) {
 		return OutcomeIgnored, "the name matches a pattern of ignoredSkills"
 	case ReasonNotIncluded:
 		return OutcomeNotIncluded, "includeSkills is set and the name matches none of its patterns"
+	case ReasonUntrusted:
+		return OutcomeUntrusted, "the project is not trusted (trustedProject: false), and a project-level skill loads only from a trusted project"
 	case ReasonLinkOutside:
 		return ReasonLinkOutside, "its SKILL.md is a link to a file outside the skill, its skills directory and its project or home (S43); link the skill folder instead"
 	}

@@ -18,6 +18,14 @@ type Options struct {
 	ConfigDirName        string     // S3; "" is the default ".xcsh"
 	ExtraProviders       []Provider // S19
 
+	// UntrustedProject says the user has not marked the project folder as
+	// trusted (S68): project-level skills are found but not loaded (each
+	// is in Result.Shadowed with reason "untrusted"), and project context
+	// files are not read. The zero value, false, is today's trusted
+	// project. On the wire it is the option trustedProject, its negation
+	// (default true), so it has no json key of its own.
+	UntrustedProject bool `json:"-"`
+
 	// FrontmatterCache, when set, keeps frontmatter results from one
 	// discovery to the next (a host that discovers often: an editor).
 	// Results are the same with or without it; see [FrontmatterCache] for

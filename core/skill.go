@@ -57,6 +57,9 @@ const (
 	// ReasonLinkOutside: the SKILL.md is a link whose realpath leaves
 	// every S43 boundary; it was not read.
 	ReasonLinkOutside = "link-outside"
+	// ReasonUntrusted: a project-level skill, and the project is not
+	// trusted (Options.UntrustedProject, S68).
+	ReasonUntrusted = "untrusted"
 )
 
 // Shadowed is a skill that was found but not loaded, and why (SPEC S27).

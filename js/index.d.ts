@@ -162,6 +162,12 @@ export interface Options {
   disabledExtensions?: string[] | null;
   configDirName?: string;
   extraProviders?: Provider[] | null;
+  /**
+   * SPEC S68: whether the user trusts the project folder. Default true.
+   * When false, project-level skills are found but not loaded (each is in
+   * `shadowed` with reason "untrusted"), and contextFiles reads no project file.
+   */
+  trustedProject?: boolean;
 }
 
 /**
@@ -280,7 +286,7 @@ export interface Warning extends Diagnostic {
   skillPath: string;
 }
 
-export type ShadowReason = 'name' | 'realpath' | 'disabled' | 'source-off' | 'ignored' | 'not-included';
+export type ShadowReason = 'name' | 'realpath' | 'disabled' | 'source-off' | 'ignored' | 'not-included' | 'link-outside' | 'untrusted';
 
 export interface Shadowed {
   name: string;
@@ -386,7 +392,7 @@ export interface Validation {
 export interface Candidate {
   filePath: string;
   source: string;
-  outcome: 'loaded' | 'shadowed' | 'duplicate' | 'disabled' | 'source-off' | 'ignored' | 'not-included';
+  outcome: 'loaded' | 'shadowed' | 'duplicate' | 'disabled' | 'source-off' | 'ignored' | 'not-included' | 'link-outside' | 'untrusted';
   reason?: string;
 }
 
@@ -394,6 +400,45 @@ export interface Explanation {
   name: string;
   winner: Skill | null;
   candidates: Candidate[];
+}
+
+/** A skill loaded for the model by the activation tool (SPEC S69, S70, S72). */
+export interface Activation {
+  name: string;
+  baseDir: string;
+  /**
+   * The tool's result for the model: the SKILL.md body (frontmatter stripped)
+   * in `<skill_content name="...">`, then the skill's directory and its
+   * files in `<skill_resources>`.
+   */
+  content: string;
+  /** The files `content` lists, relative to baseDir, in byte order; at most 100, SKILL.md not among them (S70). */
+  resources: string[];
+  /** Present (true) when the listing stopped at a bound (S70): the skill may hold more files. */
+  truncated?: true;
+}
+
+/**
+ * The activation tool's definition (SPEC S71), in the shape of an MCP tool:
+ * for Anthropic's API pass `inputSchema` as `input_schema`, for OpenAI's as
+ * the function's `parameters`.
+ */
+export interface ToolDefinition {
+  name: 'activate_skill';
+  description: string;
+  inputSchema: {
+    type: 'object';
+    properties: {
+      name: {
+        type: 'string';
+        description: string;
+        /** The names activate accepts, in S15 order: the skills the model may invoke (S47). */
+        enum: string[];
+      };
+    };
+    required: ['name'];
+    additionalProperties: false;
+  };
 }
 
 /**
@@ -442,7 +487,9 @@ export type Request =
   | ({ op: 'contextFiles' } & LoadContext)
   | { op: 'validate'; dir: string }
   | ({ op: 'explain'; name: string } & LoadContext)
-  | ({ op: 'match'; paths: string[] } & LoadContext);
+  | ({ op: 'match'; paths: string[] } & LoadContext)
+  | ({ op: 'activate'; name: string } & LoadContext)
+  | ({ op: 'toolDefinition' } & LoadContext);
 
 export interface SkilldexOptions extends LoadContext {
   /**
@@ -599,6 +646,18 @@ export interface Skilldex {
    */
   match(paths: PathLike[], ctx?: LoadContext & CallOptions): Promise<MatchResult>;
   /**
+   * Load a skill for the model (S69, S70, S72), as the result of the
+   * activation tool: `content` is the text to give the model. Only skills
+   * the model may invoke (not disable-model-invocation, S47); another name
+   * rejects with UNKNOWN_SKILL.
+   */
+  activate(name: string, ctx?: LoadContext): Promise<Activation>;
+  /**
+   * The activation tool to register with the model (S71): `name` is an enum
+   * of the names activate accepts. null when there is none: register no tool.
+   */
+  toolDefinition(ctx?: LoadContext): Promise<ToolDefinition | null>;
+  /**
    * Watch what a discovery with ctx depends on (its roots, missing roots
    * through their nearest existing ancestor, skill folders and SKILL.md
    * files, the plugin registry, the project's bounds), and call onChange
@@ -628,6 +687,8 @@ export declare const contextFiles: Skilldex['contextFiles'];
 export declare const validate: Skilldex['validate'];
 export declare const explain: Skilldex['explain'];
 export declare const match: Skilldex['match'];
+export declare const activate: Skilldex['activate'];
+export declare const toolDefinition: Skilldex['toolDefinition'];
 export declare const call: Skilldex['call'];
 
 /**

@@ -50,5 +50,9 @@ export const validate = (dir) => def().validate(dir);
 export const explain = (name, ctx) => def().explain(name, ctx);
 /** @type {import('./index.js').match} */
 export const match = (paths, ctx) => def().match(paths, ctx);
+/** @type {import('./index.js').activate} */
+export const activate = (name, ctx) => def().activate(name, ctx);
+/** @type {import('./index.js').toolDefinition} */
+export const toolDefinition = (ctx) => def().toolDefinition(ctx);
 /** @type {import('./index.js').call} */
 export const call = (request) => def().call(request);

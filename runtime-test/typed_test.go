@@ -26,10 +26,19 @@ func typedCall(ctx context.Context, e *wasmhost.Engine, request []byte) (out []b
 	l := wasmhost.Load{Cwd: req.Cwd, Home: req.Home}
 	if req.Options != nil {
 		opts := core.DefaultOptions()
+		// core's json keys, and trustedProject, the negation of
+		// UntrustedProject (S68).
+		asSent := struct {
+			*core.Options
+			TrustedProject *bool `json:"trustedProject"`
+		}{Options: &opts}
 		dec := json.NewDecoder(bytes.NewReader(req.Options))
 		dec.DisallowUnknownFields()
-		if dec.Decode(&opts) != nil {
+		if dec.Decode(&asSent) != nil {
 			return nil, false, nil
+		}
+		if asSent.TrustedProject != nil {
+			opts.UntrustedProject = !*asSent.TrustedProject
 		}
 		l.Options = &opts
 	}
@@ -60,6 +69,12 @@ func typedCall(ctx context.Context, e *wasmhost.Engine, request []byte) (out []b
 		res, err = nilOr(e.Explain(ctx, l, req.Name))
 	case "match":
 		res, err = nilOr(e.Match(ctx, l, req.Paths))
+	case "activate":
+		res, err = nilOr(e.Activate(ctx, l, req.Name))
+	case "toolDefinition":
+		var t *core.Tool
+		t, err = e.ActivationTool(ctx, l)
+		res = t // a nil *Tool is "null"
 	default:
 		return nil, false, nil
 	}

@@ -31,6 +31,15 @@ func loadRequest(op string, l Load) wire.Request {
 	return req
 }
 
+// wireOptions are core.Options as the request carries them: core's json
+// keys, and trustedProject, the negation of UntrustedProject (SPEC S68),
+// which has no json key of its own so that its zero value keeps the
+// default.
+type wireOptions struct {
+	*core.Options
+	TrustedProject bool `json:"trustedProject"`
+}
+
 // do sends req and decodes a successful reply into out with decode; an
 // error reply is returned as a *core.Error.
 func (e *Engine) do(ctx context.Context, req wire.Request, decode func([]byte) error) error {
@@ -209,6 +218,41 @@ func (e *Engine) Explain(ctx context.Context, l Load, name string) (*core.Explan
 		x.Winner = &s
 	}
 	return x, nil
+}
+
+// Activate loads a skill for the model (SPEC S69, S70, S72), like
+// [core.Activate] on the skills l discovers.
+func (e *Engine) Activate(ctx context.Context, l Load, name string) (*core.Activation, error) {
+	req := loadRequest("activate", l)
+	req.Name = name
+	var r core.Activation
+	if err := e.do(ctx, req, into(&r)); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// ActivationTool returns the activation tool's definition (SPEC S71), like
+// [core.ActivationTool] on the skills l discovers: nil, nil when there is
+// no skill to activate (register no tool).
+func (e *Engine) ActivationTool(ctx context.Context, l Load) (*core.Tool, error) {
+	var r *struct {
+		Name        string
+		Description string
+		InputSchema struct {
+			Properties struct {
+				Name struct {
+					Description string
+					Enum        []string
+				}
+			}
+		}
+	}
+	if err := e.do(ctx, loadRequest("toolDefinition", l), into(&r)); err != nil || r == nil {
+		return nil, err
+	}
+	p := r.InputSchema.Properties.Name
+	return &core.Tool{Name: r.Name, Description: r.Description, NameDescription: p.Description, Names: p.Enum}, nil
 }
 
 // skillJSON is a core.Skill as JSON; the frontmatter keeps its key order,

@@ -24,7 +24,7 @@ type Request struct {
 	Dir    string   `json:"dir,omitempty"`    // scanDir, validate
 	Source string   `json:"source,omitempty"` // scanDir: "<provider>:<level>"
 	URL    string   `json:"url,omitempty"`    // resolve
-	Name   string   `json:"name,omitempty"`   // listFiles, explain
+	Name   string   `json:"name,omitempty"`   // listFiles, explain, activate
 	Text   string   `json:"text,omitempty"`   // expandCommand
 	Paths  []string `json:"paths,omitempty"`  // match
 

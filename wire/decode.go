@@ -339,6 +339,10 @@ func decodeOptions(data []byte, o *core.Options) error {
 			d.str(k, v, &o.ConfigDirName)
 		case "extraProviders":
 			d.providers(k, v, memberRaw(data, k), &o.ExtraProviders)
+		case "trustedProject": // S68: the negation of UntrustedProject, default true
+			trusted := !o.UntrustedProject
+			d.boolean(k, v, &trusted)
+			o.UntrustedProject = !trusted
 		default:
 			d.unknown(k)
 		}

@@ -221,6 +221,7 @@ var requestSeeds = []string{
 	`{"options":{"extraProviders":[{"priority":"high"}]}}`, `{"options":{"extraProviders":[{"priority":2.5}]}}`, `{"options":{"extraProviders":[1]}}`,
 	`{"options":{"extraProviders":[{"bogus":1}]}}`, `{"options":{"customDirectories":[1]}}`, `null`, `[]`, `"x"`, `{"Op":"discover"}`,
 	`{"op":"x","op":"discover"}`, `{"text":"\u0000\ud800"}`, `{} `, `{"options":{"configDirName":null,"ignoredSkills":null}}`,
+	`{"options":{"trustedProject":false}}`, `{"options":{"trustedProject":null,"enabled":true}}`, `{"options":{"trustedProject":1}}`,
 }
 
 func FuzzDecodeRequest(f *testing.F) {
@@ -262,6 +263,36 @@ func FuzzDecodeRequest(f *testing.F) {
 			t.Fatalf("decodeOptions(%s) = %+v, encoding/json %+v", got.Options, gotOpts, wantOpts)
 		}
 	})
+}
+
+// TestDecodeOptions_trustedProject: the wire's trustedProject (default
+// true) is the negation of Options.UntrustedProject (S68); null keeps the
+// default, and a value that is not a boolean is an error naming the key.
+func TestDecodeOptions_trustedProject(t *testing.T) {
+	for _, tc := range []struct {
+		in        string
+		untrusted bool
+		err       string
+	}{
+		{`{}`, false, ""},
+		{`{"trustedProject":true}`, false, ""},
+		{`{"trustedProject":null}`, false, ""},
+		{`{"trustedProject":false}`, true, ""},
+		{`{"trustedProject":false,"trustedProject":true}`, false, ""},
+		{`{"trustedProject":"no"}`, false, "json: cannot unmarshal string into Go struct field Options.trustedProject of type bool"},
+	} {
+		o := core.DefaultOptions()
+		err := decodeOptions([]byte(tc.in), &o)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("decodeOptions(%s): error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || o.UntrustedProject != tc.untrusted {
+			t.Errorf("decodeOptions(%s): UntrustedProject %v, error %v; want %v", tc.in, o.UntrustedProject, err, tc.untrusted)
+		}
+	}
 }
 
 // TestDecodeRequest_messages: the error messages keep encoding/json's

@@ -12,7 +12,8 @@ import (
 // operation that returns it (SPEC section 12): a *core.Result,
 // *core.ScanResult, *core.Resource, *core.FileList, *core.Prompt,
 // *core.Expansion (null when nil), *core.CommandList, *core.ContextResult,
-// *core.Validation, *core.Explanation, *core.MatchResult, *core.Skill or
+// *core.Validation, *core.Explanation, *core.MatchResult,
+// *core.Activation, *core.Tool (null when nil), *core.Skill or
 // *core.Error. Any
 // other type is a bug in the caller, and panics.
 func AppendJSON(b []byte, v any) []byte {
@@ -39,6 +40,10 @@ func AppendJSON(b []byte, v any) []byte {
 		return appendExplanation(b, v)
 	case *core.MatchResult:
 		return appendMatchResult(b, v)
+	case *core.Activation:
+		return appendActivation(b, v)
+	case *core.Tool:
+		return appendTool(b, v)
 	case *core.Skill:
 		return appendSkill(b, v)
 	case *core.Error:
@@ -180,6 +185,39 @@ func appendResource(b []byte, r *core.Resource) []byte {
 	w.Num(float64(r.Size))
 	w.RawStr(`,"sourcePath":`, r.SourcePath)
 	w.Byte('}')
+	return w.B
+}
+
+// appendActivation appends {"name","baseDir","content","resources"} (SPEC
+// S69, S70), then "truncated": true when the listing stopped at a bound.
+func appendActivation(b []byte, a *core.Activation) []byte {
+	w := newWriter(b)
+	w.RawStr(`{"name":`, a.Name)
+	w.RawStr(`,"baseDir":`, a.BaseDir)
+	w.RawStr(`,"content":`, a.Content)
+	w.Raw(`,"resources":`)
+	w.Strings(nonNil(a.Resources))
+	if a.Truncated {
+		w.Raw(`,"truncated":true`)
+	}
+	w.Byte('}')
+	return w.B
+}
+
+// appendTool appends the activation tool's definition (SPEC S71): a JSON
+// Schema tool in the shape of MCP's tools ("inputSchema"), or null when
+// there is no tool.
+func appendTool(b []byte, t *core.Tool) []byte {
+	if t == nil {
+		return append(b, "null"...)
+	}
+	w := newWriter(b)
+	w.RawStr(`{"name":`, t.Name)
+	w.RawStr(`,"description":`, t.Description)
+	w.RawStr(`,"inputSchema":{"type":"object","properties":{"name":{"type":"string","description":`, t.NameDescription)
+	w.Raw(`,"enum":`)
+	w.Strings(nonNil(t.Names))
+	w.Raw(`}},"required":["name"],"additionalProperties":false}}`)
 	return w.B
 }
 

@@ -77,8 +77,8 @@ var operations = []namedOperation{
 		if err != nil {
 			return nil, err
 		}
-		return reply(b, appendContextResult)(core.ContextFiles(context.Background(), fsys, req.Cwd, req.Home, opts.ConfigDirName))
-	}}}, // S38, S39
+		return reply(b, appendContextResult)(core.ContextFilesFor(context.Background(), fsys, req.Cwd, req.Home, opts))
+	}}}, // S38, S39, S68
 	{"validate", operation{[]string{"dir"}, func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
 		return reply(b, appendValidation)(core.Validate(context.Background(), fsys, req.Dir))
 	}}}, // S40
@@ -88,14 +88,20 @@ var operations = []namedOperation{
 	{"match", onSkills([]string{"paths"}, func(_ core.FS, req *Request, res *core.Result) (*core.MatchResult, error) {
 		return core.Match(res.Skills, req.Cwd, req.Paths), nil
 	}, appendMatchResult)}, // S55
+	{"activate", onSkills([]string{"name"}, func(fsys core.FS, req *Request, res *core.Result) (*core.Activation, error) {
+		return core.Activate(context.Background(), fsys, req.Name, res.Skills)
+	}, appendActivation)}, // S69, S70, S72
+	{"toolDefinition", onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.Tool, error) {
+		return core.ActivationTool(res.Skills), nil
+	}, appendTool)}, // S71
 }
 
 // onSkills is an operation on the skills the request's load context
 // discovers: it reads the load context and fields, runs f on the
 // discovery's result and writes f's result with write. It is not inlined:
-// inlined into the initialiser of operations, each of its eight uses had a
+// inlined into the initialiser of operations, each of its uses had a
 // copy of the closure it returns, about 1 KB each in the wasm module (issue
-// 13: the engine module's budget); not inlined, the eight share one.
+// 13: the engine module's budget); not inlined, they share one.
 //
 //go:noinline
 func onSkills[T any](fields []string, f func(core.FS, *Request, *core.Result) (T, error), write func([]byte, T) []byte) operation {

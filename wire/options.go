@@ -20,6 +20,7 @@ func AppendOptions(b []byte, o *core.Options) []byte {
 	}{
 		{"enabled", o.Disabled}, {"enableCodexUser", o.DisableCodexUser}, {"enableClaudeUser", o.DisableClaudeUser},
 		{"enableClaudeProject", o.DisableClaudeProject}, {"enablePiUser", o.DisablePiUser}, {"enablePiProject", o.DisablePiProject},
+		{"trustedProject", o.UntrustedProject},
 	} {
 		w.Key(sw.key, i == 0)
 		w.Bool(!sw.off)

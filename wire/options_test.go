@@ -25,6 +25,7 @@ type wireOptions struct {
 	DisabledExtensions  []string        `json:"disabledExtensions"`
 	ConfigDirName       string          `json:"configDirName"`
 	ExtraProviders      []core.Provider `json:"extraProviders"`
+	TrustedProject      *bool           `json:"trustedProject"`
 }
 
 // switches pairs each wire switch with its core.Options field.
@@ -38,6 +39,7 @@ func (w *wireOptions) switches(o *core.Options) []struct {
 	}{
 		{&w.Enabled, &o.Disabled}, {&w.EnableCodexUser, &o.DisableCodexUser}, {&w.EnableClaudeUser, &o.DisableClaudeUser},
 		{&w.EnableClaudeProject, &o.DisableClaudeProject}, {&w.EnablePiUser, &o.DisablePiUser}, {&w.EnablePiProject, &o.DisablePiProject},
+		{&w.TrustedProject, &o.UntrustedProject},
 	}
 }
 

@@ -59,6 +59,10 @@ commands:
   explain <name>       where a skill name was found and why each copy won or lost
   match <path>...      the skills that apply to these files (alwaysApply, globs);
                          a relative path is relative to --cwd
+  activate <name>      a skill as the activation tool gives it to the model: its
+                         instructions, its directory and its files
+  tool                 the activation tool's definition (JSON Schema), to
+                         register with a model; none when no skill can be activated
   mcp                  serve the skills to an MCP client over stdio (docs/MCP.md):
                          resources, prompts, activate_skill and read_skill_file;
                          --max-chars N bounds the server instructions (default 8000)
@@ -68,6 +72,8 @@ flags:
   --cwd DIR            working directory (default: the current one)
   --home DIR           home directory (default: the user's)
   --settings FILE      JSON file with discovery options (enabled, customDirectories, ...)
+  --untrusted          the project folder is not trusted: its skills and context
+                         files are not loaded (options.trustedProject: false)
   --json               print the engine's JSON (errors as {"error":{"code","message"}};
                          validate: one array of the replies)
   -h, --help           this help
@@ -78,9 +84,9 @@ exit status: 0 ok, 1 the operation failed, 2 usage error`;
 // [least, most] positional arguments of each command (most -1: no limit).
 const ARITY = {
   list: [0, 0], read: [1, 1], files: [1, 1], prompt: [0, 0], expand: [1, 1], commands: [0, 0], context: [0, 0],
-  validate: [1, -1], explain: [1, 1], match: [1, -1], mcp: [0, 0], help: [0, 1],
+  validate: [1, -1], explain: [1, 1], match: [1, -1], activate: [1, 1], tool: [0, 0], mcp: [0, 0], help: [0, 1],
 };
-const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>' };
+const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>', activate: '<name>' };
 // The commands a command-specific flag belongs to.
 const COMMAND_FLAGS = {
   format: ['prompt'], 'no-read-tool': ['prompt'], 'max-chars': ['prompt', 'mcp'], all: ['list'], wide: ['list'],
@@ -167,6 +173,7 @@ function didYouMean(typed, names, show) {
 const FLAGS = {
   cwd: 'string', home: 'string', settings: 'string', format: 'string', 'max-chars': 'string',
   json: 'boolean', help: 'boolean', version: 'boolean', 'no-read-tool': 'boolean', all: 'boolean', wide: 'boolean',
+  untrusted: 'boolean',
 };
 const SHORT_FLAGS = { h: 'help' };
 
@@ -375,6 +382,18 @@ function processDir(flag, what, grant, get) {
 }
 
 /**
+ * The discovery options with --untrusted applied (SPEC S68): trustedProject
+ * false over the settings file's options. Options that are not an object are
+ * passed on as they are, for the engine to refuse.
+ */
+function withTrust(options, untrusted) {
+  if (!untrusted) return options;
+  if (options === undefined || options === null) return { trustedProject: false };
+  if (typeof options !== 'object' || Array.isArray(options)) return options;
+  return { ...options, trustedProject: false };
+}
+
+/**
  * The load context the flags give (SPEC S1): the requests of every command
  * that discovers are built on it, and mcp serves it. A flag that changes
  * what a discovery loads adds its field here, once.
@@ -384,7 +403,7 @@ function loadContext(values) {
   const ctx = {
     cwd: path.resolve(values.cwd ?? processDir('--cwd', 'the working directory', 'read access to it', () => process.cwd())),
     home: path.resolve(values.home ?? processDir('--home', 'the home directory', '--allow-sys=homedir', () => os.homedir())),
-    options: values.settings !== undefined ? readSettings(values.settings) : undefined,
+    options: withTrust(values.settings !== undefined ? readSettings(values.settings) : undefined, values.untrusted),
   };
   // The defaults too: the working directory's name may not be UTF-8 (pass --cwd), nor $HOME (pass --home).
   if (values.cwd === undefined) checkUTF8Path('the working directory (pass --cwd)', ctx.cwd);
@@ -433,6 +452,10 @@ function requests(command, args, values) {
       return [{ op: 'explain', ...ctx, name: args[0] }];
     case 'match':
       return [{ op: 'match', ...ctx, paths: args.map((a) => path.resolve(ctx.cwd, a)) }];
+    case 'activate':
+      return [{ op: 'activate', ...ctx, name: args[0] }];
+    case 'tool':
+      return [{ op: 'toolDefinition', ...ctx }];
   }
   return [];
 }
@@ -505,6 +528,7 @@ const REASONS = {
   ignored: 'ignored',
   'not-included': 'not included',
   'link-outside': 'links outside its skill',
+  untrusted: 'project not trusted',
 };
 const reasonWords = (sh) => {
   const words = REASONS[sh.reason] ?? sh.reason;
@@ -585,6 +609,10 @@ function human(command, r, args, values) {
       const s = rows.length ? table(['NAME', 'REASON', 'PATHS'], rows) : 'no skill applies\n';
       return [s, warningsText(r.warnings).trimStart(), 0];
     }
+    case 'activate':
+      return [content(withNewline(r.content)), '', 0];
+    case 'tool':
+      return r === null ? ['', 'no skill can be activated: no tool\n', 0] : [content(JSON.stringify(r, null, 2) + '\n'), '', 0];
     case 'explain': {
       let s = r.winner ? `${safe(r.name)}: loaded from ${safe(r.winner.filePath)} (${safe(r.winner.source)})\n` : `${safe(r.name)}: not loaded\n`;
       if (r.candidates.length) {

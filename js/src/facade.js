@@ -258,6 +258,8 @@ export function facade(platform) {
         const paths = toPathList(p, 'match: paths');
         return run({ op: 'match', ...(await withCtx(ctx)), paths }, signal);
       }),
+      activate: (name, ctx) => withSignal(ctx, async (signal) => run({ op: 'activate', ...(await withCtx(ctx)), name }, signal)),
+      toolDefinition: (ctx) => withSignal(ctx, async (signal) => run({ op: 'toolDefinition', ...(await withCtx(ctx)) }, signal)),
       call: (request, o) => withSignal(o, async (signal) => {
         const { engine } = await init();
         throwIfAborted(signal);

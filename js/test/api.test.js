@@ -184,6 +184,49 @@ test('explain (S41)', async () => {
   await rejects(sk.explain('nope'), 'UNKNOWN_SKILL');
 });
 
+test('trustedProject: false loads no project skill and no project context file (S68)', async () => {
+  const trusted = await sk.discover();
+  assert.ok(trusted.skills.some((k) => k.name === 'review'));
+  const r = await sk.discover({ options: { trustedProject: false } });
+  assert.deepEqual(r.skills.map((k) => k.name), ['lint', 'pdf']);
+  assert.deepEqual(r.shadowed.filter((x) => x.reason === 'untrusted'), [
+    { name: 'review', filePath: '/work/proj/.claude/skills/review/SKILL.md', source: 'claude:project', reason: 'untrusted' },
+  ]);
+  const ctx = await sk.contextFiles({ options: { trustedProject: false } });
+  assert.deepEqual(ctx.files.map((f) => f.path), ['/home/u/.xcsh/agent/XCSH.md']);
+  const why = await sk.explain('review', { options: { trustedProject: false } });
+  assert.deepEqual(why.candidates.map((c) => c.outcome), ['untrusted']);
+  await rejects(sk.activate('review', { options: { trustedProject: false } }), 'UNKNOWN_SKILL');
+  await rejects(sk.discover({ options: { trustedProject: 'no' } }), 'INVALID_ARGUMENT');
+});
+
+test('activate (S69, S70, S72)', async () => {
+  const r = await sk.activate('pdf');
+  assert.deepEqual(Object.keys(r), ['name', 'baseDir', 'content', 'resources']);
+  assert.equal(r.baseDir, '/home/u/.xcsh/agent/skills/pdf');
+  // escape.md links outside the skill (to the project's XCSH.md): neither listed nor followed.
+  assert.deepEqual(r.resources, ['reference.md', 'scripts/fill.py']);
+  assert.equal(
+    r.content,
+    '<skill_content name="pdf">\nUse scripts/fill.py.\n\nSkill directory: /home/u/.xcsh/agent/skills/pdf\n' +
+      'Relative paths in this skill resolve against that directory.\n\n<skill_resources>\n' +
+      '  <file>reference.md</file>\n  <file>scripts/fill.py</file>\n</skill_resources>\n</skill_content>',
+  );
+  await rejects(sk.activate(''), 'MISSING_NAME');
+  await rejects(sk.activate('nope'), 'UNKNOWN_SKILL');
+});
+
+test('toolDefinition (S71)', async () => {
+  const t = await sk.toolDefinition();
+  assert.equal(t.name, 'activate_skill');
+  assert.deepEqual(Object.keys(t), ['name', 'description', 'inputSchema']);
+  assert.deepEqual(t.inputSchema.required, ['name']);
+  assert.equal(t.inputSchema.additionalProperties, false);
+  assert.deepEqual(t.inputSchema.properties.name.enum, ['lint', 'pdf', 'review']);
+  assert.deepEqual((await sk.toolDefinition({ options: { trustedProject: false } })).inputSchema.properties.name.enum, ['lint', 'pdf']);
+  assert.equal(await sk.toolDefinition({ options: { enabled: false } }), null);
+});
+
 test('call: the exact reply string, error replies included', async () => {
   const raw = await sk.call({ op: 'discover', cwd, home });
   assert.equal(typeof raw, 'string');

@@ -125,6 +125,9 @@ test('--json prints the engine\'s exact JSON for every command', async () => {
     [['context'], { op: 'contextFiles', cwd, home }],
     [['validate', cwd + '/.claude/skills/review'], { op: 'validate', dir: cwd + '/.claude/skills/review' }],
     [['explain', 'pdf'], { op: 'explain', cwd, home, name: 'pdf' }],
+    [['activate', 'pdf'], { op: 'activate', cwd, home, name: 'pdf' }],
+    [['tool'], { op: 'toolDefinition', cwd, home }],
+    [['list', '--untrusted'], { op: 'discover', cwd, home, options: { trustedProject: false } }],
   ];
   for (const [args, req] of cases) {
     const r = ok(cli([...args, ...ctx, '--json']));
@@ -133,6 +136,46 @@ test('--json prints the engine\'s exact JSON for every command', async () => {
     assert.equal(r.stdout, want, args.join(' '));
   }
   assert.equal(ok(cli(['expand', 'hello', ...ctx, '--json'])).stdout, 'null\n');
+});
+
+test('--untrusted (S68)', () => {
+  // The project's skill is not loaded, nor its XCSH.md.
+  const l = ok(cli(['list', '--untrusted', ...ctx]));
+  assert.match(l.stdout, /^2 skills, 2 not loaded .*\n  name taken \(1\): pdf\n  project not trusted \(1\): review\n$/m);
+  const gone = cli(['read', 'skill://review', '--untrusted', ...ctx]);
+  assert.equal(gone.status, 1);
+  assert.match(gone.stderr, /^skilldex: Unknown skill: review\n/);
+  assert.doesNotMatch(ok(cli(['context', '--untrusted', ...ctx])).stdout, /project instructions/);
+  // --untrusted wins over the settings file's trustedProject.
+  const settings = root + '/trusting-settings.json';
+  fs.writeFileSync(settings, JSON.stringify({ trustedProject: true, ignoredSkills: ['lint'] }));
+  const r = JSON.parse(ok(cli(['list', '--untrusted', '--settings', settings, '--json', ...ctx])).stdout);
+  assert.deepEqual(r.skills.map((/** @type {any} */ k) => k.name), ['pdf']);
+});
+
+test('activate, tool (S69, S71)', () => {
+  const a = ok(cli(['activate', 'pdf', ...ctx]));
+  assert.equal(a.stderr, '');
+  assert.equal(
+    a.stdout,
+    `<skill_content name="pdf">\nUse scripts/fill.py.\n\nSkill directory: ${home}/.xcsh/agent/skills/pdf\n` +
+      'Relative paths in this skill resolve against that directory.\n\n<skill_resources>\n' +
+      '  <file>reference.md</file>\n  <file>scripts/fill.py</file>\n</skill_resources>\n</skill_content>\n',
+  );
+  const t = JSON.parse(ok(cli(['tool', ...ctx])).stdout);
+  assert.deepEqual(t.inputSchema.properties.name.enum, ['lint', 'pdf', 'review']);
+  // An untrusted project's skill is neither in the tool nor activated (S68).
+  assert.deepEqual(JSON.parse(ok(cli(['tool', '--untrusted', ...ctx])).stdout).inputSchema.properties.name.enum, ['lint', 'pdf']);
+  const gone = cli(['activate', 'review', '--untrusted', ...ctx]);
+  assert.equal(gone.status, 1);
+  assert.match(gone.stderr, /^skilldex: Unknown skill: review\n/);
+  // No skill to activate: no tool, said on stderr; --json prints null.
+  const none = root + '/none-settings.json';
+  fs.writeFileSync(none, JSON.stringify({ enabled: false }));
+  const n = ok(cli(['tool', '--settings', none, ...ctx]));
+  assert.equal(n.stdout, '');
+  assert.equal(n.stderr, 'no skill can be activated: no tool\n');
+  assert.equal(ok(cli(['tool', '--settings', none, '--json', ...ctx])).stdout, 'null\n');
 });
 
 test('read, files: the content and the file list', () => {
@@ -388,6 +431,10 @@ test('usage errors exit 2', () => {
     ['-hj'],
     ['list', '---'],
     ['list', '--', '--wide'],
+    ['activate'],
+    ['activate', 'a', 'b'],
+    ['tool', 'x'],
+    ['list', '--untrusted=yes'],
   ]) {
     const r = cli(args);
     assert.equal(r.status, 2, `${args.join(' ')}: exit ${r.status}`);

@@ -50,6 +50,15 @@ async function ok() {
   await sk.scanDir('/d', { source: 'custom:user' });
   await sk.listFiles('pdf');
   await sk.commands();
+  const act = await sk.activate('pdf', { options: { trustedProject: false } });
+  const forModel: string = act.content;
+  const cut: true | undefined = act.truncated;
+  const tool = await sk.toolDefinition();
+  if (tool) {
+    const enumNames: string[] = tool.inputSchema.properties.name.enum;
+    const toolName: 'activate_skill' = tool.name;
+  }
+  if (why === 'untrusted') console.log(r.shadowed[0].source);
   await sk.ready();
   await sk.close();
   const five: 5 = ABI_VERSION;
