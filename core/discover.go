@@ -75,16 +75,24 @@ type scanned struct {
 //go:noinline
 func scanContext(fsys FS, cwd, home string, opts *Options) (roots []scanned, found int, store []Skill) {
 	ancestors, repo := projectChain(fsys, cwd, home)
-	for _, p := range providerTable(*opts) {
-		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
-			roots = append(roots, scanned{p: p})
-			listItem(fsys, &roots[len(roots)-1], &item, home, repo, ancestors)
+	table := providerTable(*opts)
+	listProviders := func(afterCustom bool) {
+		for _, p := range table {
+			if p.afterCustom != afterCustom {
+				continue
+			}
+			for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
+				roots = append(roots, scanned{p: p})
+				listItem(fsys, &roots[len(roots)-1], &item, home, repo, ancestors)
+			}
 		}
 	}
+	listProviders(false)
 	for _, dir := range opts.CustomDirectories { // S26
 		roots = append(roots, scanned{custom: true})
 		listCustom(fsys, &roots[len(roots)-1], dir, cwd, home)
 	}
+	listProviders(true) // S63: managed skills come last
 	if p, ok := fsys.(Prefetcher); ok {
 		hintRoots(p, roots)
 	}
@@ -207,7 +215,28 @@ func (m *merger) take(r *scanned) {
 		m.warn(r)
 	}
 	m.res.Shadowed = append(m.res.Shadowed, r.out.outside...) // S43: before the filters
+	if r.p.afterCustom {
+		r.out.skills = m.managedNames(r, enabled)
+	}
 	m.offerAll(r.out.skills, enabled, r.custom)
+}
+
+// managedNames keeps the skills of a managed root whose names an agent
+// can have given them (S63); each other one is left out with a warning
+// (when its source is on).
+//
+//go:noinline
+func (m *merger) managedNames(r *scanned, enabled bool) []Skill {
+	kept := r.out.skills[:0]
+	for _, s := range r.out.skills {
+		if managedName(s.Name) {
+			kept = append(kept, s)
+		} else if enabled {
+			m.res.Warnings = append(m.res.Warnings, Warning{"", "[" + r.p.displayName + "] " + s.FilePath +
+				": " + quoteInput(s.Name) + " is not a managed skill name (1 to 64 lowercase letters, digits and -, not starting with -); skipped"})
+		}
+	}
+	return kept
 }
 
 // warn adds a scanned root's warnings to the result: a provider root's
