@@ -15,6 +15,9 @@ func Discover(fsys FS, cwd, home string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkAgents(opts.Agents); err != nil {
+		return nil, err
+	}
 	res := &Result{Skills: []Skill{}, Warnings: []Warning{}, Shadowed: []Shadowed{}}
 	if !opts.Enabled { // S22: not even a look at the filesystem
 		return res, nil
@@ -211,6 +214,9 @@ func (m *merger) take(r *scanned) {
 	// Warnings of a source the user turned off are noise; custom
 	// directories skip the source toggles (S26).
 	enabled := r.custom || sourceEnabled(m.opts, r.spec.provider, r.spec.level)
+	if r.p.agent { // S65: an agent's sources are S23's "every other source", whatever their id
+		enabled = sourceEnabled(m.opts, "", "")
+	}
 	if enabled && (r.out.rootWarning != "" || len(r.out.fileWarnings) > 0) {
 		m.warn(r)
 	}

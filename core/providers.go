@@ -13,6 +13,8 @@ type provider struct {
 	// afterCustom puts the provider's roots after the custom directories
 	// (S63's managed skills), whatever its priority.
 	afterCustom bool
+	// agent marks a provider of the agent table (S65).
+	agent bool
 	// items lists the roots to scan in S17 item order, or warnings met while
 	// finding them (S20's registry).
 	items func(fsys FS, cwd, home string, ancestors []string, cfg string) []providerItem
@@ -61,8 +63,12 @@ func providerDisplayName(id string) string {
 }
 
 // providerTable returns the built-in providers and opts.ExtraProviders,
-// sorted by priority, higher first, ties in registration order (S19).
+// sorted by priority, higher first, ties in registration order (S19); with
+// opts.Agents, those agents' providers instead (S65).
 func providerTable(opts Options) []provider {
+	if len(opts.Agents) > 0 {
+		return agentsTable(opts) // S65
+	}
 	table := []provider{
 		dirProvider(Provider{ID: "native", DisplayName: "xcsh", Priority: 100, RequireDescription: true,
 			UserDirs: []string{opts.ConfigDirName + "/agent/skills"}, ProjectDirs: []string{opts.ConfigDirName + "/skills"}}),

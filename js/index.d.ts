@@ -133,6 +133,22 @@ export interface Options {
   disabledExtensions?: string[] | null;
   configDirName?: string;
   extraProviders?: Provider[] | null;
+  /**
+   * SPEC S65: discover exactly these agents' folders (ids of the agent
+   * table, `agents()`), the first listed winning a name, in place of the
+   * provider table. An unknown id rejects with UNKNOWN_AGENT.
+   */
+  agents?: string[] | null;
+  /**
+   * SPEC S66: the environment variables the agent table's user folders read
+   * (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, XDG_CONFIG_HOME, ...; each
+   * agent's `env` lists its own). The engine never reads the process's
+   * environment. With the default filesystem, a call that uses the agent
+   * table (`agents` set, or `where`) and gives no `env` passes the process's
+   * values of these variables (none where the runtime refuses: Deno without
+   * --allow-env).
+   */
+  env?: { [name: string]: string } | null;
 }
 
 /**
@@ -298,6 +314,55 @@ export interface Explanation {
   candidates: Candidate[];
 }
 
+/** One coding agent of the agent table (SPEC S64). */
+export interface AgentProfile {
+  /** The agent's id in the npm `skills` installer (its --agent). */
+  id: string;
+  displayName: string;
+  /** Skills roots relative to a project folder, the agent's preferred first. */
+  projectDirs: string[];
+  /** Which project folders: the working directory only, or S16's project ancestors (closest first). */
+  projectWalk: 'cwd' | 'ancestors';
+  /** The user's skills roots: "~/...", an absolute path, or "${VAR:-default}/..." (S66). */
+  userDirs: string[];
+  /** The user roots win a name over the project roots. */
+  userFirst: boolean;
+  /** The agent skips a SKILL.md without a description. */
+  requireDescription: boolean;
+  /** The environment variables userDirs read. */
+  env: string[];
+  /** The public pages and sources the row comes from. */
+  sources: string[];
+}
+
+export interface AgentTable {
+  /** By id. */
+  agents: AgentProfile[];
+}
+
+/** One agent's answer for a skill folder (SPEC S67). */
+export interface AgentReach {
+  agent: string;
+  displayName: string;
+  loaded: boolean;
+  /** Present when the agent's folders reach the skill: the name it knows it by. */
+  name?: string;
+  /** The SKILL.md path through which the agent reaches it. */
+  filePath?: string;
+  /** "<agent>:<level>". */
+  source?: string;
+  /** Why a reached skill is not loaded: a ShadowReason or "link-outside". */
+  reason?: string;
+  /** For "name" and "realpath": the filePath of the skill that won. */
+  winner?: string;
+}
+
+export interface WhereResult {
+  dir: string;
+  /** Every agent of the table (or of options.agents, in that order). */
+  agents: AgentReach[];
+}
+
 /**
  * The codes of SkilldexError: the engine's (SPEC) plus ABI_MISMATCH from the
  * loader (a module built for another ABI).
@@ -307,6 +372,7 @@ export type ErrorCode =
   | 'INVALID_URL'
   | 'MISSING_NAME'
   | 'UNKNOWN_SKILL'
+  | 'UNKNOWN_AGENT'
   | 'ABSOLUTE_PATH'
   | 'PATH_TRAVERSAL'
   | 'PATH_ESCAPE'
@@ -340,7 +406,9 @@ export type Request =
   | ({ op: 'contextFiles' } & LoadContext)
   | { op: 'validate'; dir: string }
   | ({ op: 'explain'; name: string } & LoadContext)
-  | ({ op: 'match'; paths: string[] } & LoadContext);
+  | ({ op: 'match'; paths: string[] } & LoadContext)
+  | { op: 'agents' }
+  | ({ op: 'where'; dir: string } & LoadContext);
 
 export interface SkilldexOptions extends LoadContext {
   /**
@@ -486,6 +554,15 @@ export interface Skilldex {
    * directories).
    */
   match(paths: string[], ctx?: LoadContext): Promise<MatchResult>;
+  /** The agent table (SPEC S64): the coding agents that read Agent Skills and their folders. */
+  agents(): Promise<AgentTable>;
+  /**
+   * Which agents load the skill folder dir (one holding a SKILL.md) for
+   * ctx's cwd and home, under which name, and what keeps it out (SPEC
+   * S67). Of ctx.options only `agents` (which agents to ask) and `env`
+   * count.
+   */
+  where(dir: string, ctx?: LoadContext): Promise<WhereResult>;
   /**
    * Watch what a discovery with ctx depends on (its roots, missing roots
    * through their nearest existing ancestor, skill folders and SKILL.md
@@ -516,6 +593,8 @@ export declare const contextFiles: Skilldex['contextFiles'];
 export declare const validate: Skilldex['validate'];
 export declare const explain: Skilldex['explain'];
 export declare const match: Skilldex['match'];
+export declare const agents: Skilldex['agents'];
+export declare const where: Skilldex['where'];
 export declare const call: Skilldex['call'];
 
 /**

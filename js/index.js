@@ -49,5 +49,9 @@ export const validate = (dir) => def().validate(dir);
 export const explain = (name, ctx) => def().explain(name, ctx);
 /** @type {import('./index.js').match} */
 export const match = (paths, ctx) => def().match(paths, ctx);
+/** @type {import('./index.js').agents} */
+export const agents = () => def().agents();
+/** @type {import('./index.js').where} */
+export const where = (dir, ctx) => def().where(dir, ctx);
 /** @type {import('./index.js').call} */
 export const call = (request) => def().call(request);

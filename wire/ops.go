@@ -82,6 +82,16 @@ var operations = []namedOperation{
 	{"match", onSkills([]string{"paths"}, func(_ core.FS, req *Request, res *core.Result) (*core.MatchResult, error) {
 		return core.Match(res.Skills, req.Cwd, req.Paths), nil
 	}, appendMatchResult)}, // S55
+	{"agents", operation{nil, func(_ core.FS, _ *Request, b []byte) ([]byte, error) {
+		return appendAgentTable(b, &core.AgentTable{Agents: core.Agents()}), nil
+	}}}, // S64
+	{"where", operation{append(loadContext[:len(loadContext):len(loadContext)], "dir"), func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+		opts, err := req.options()
+		if err != nil {
+			return nil, err
+		}
+		return reply(b, appendWhere)(core.Where(fsys, req.Cwd, req.Home, req.Dir, opts))
+	}}}, // S67
 }
 
 // onSkills is an operation on the skills the request's load context

@@ -133,9 +133,40 @@ export function facade(platform) {
       return { cwd, home, options: c?.options ?? opts.options };
     };
 
+    /** @type {Promise<string[]> | undefined} */
+    let envNames;
+    /**
+     * SPEC S66: with the default filesystem, a request that uses the agent
+     * table (options.agents, or where) and gives no env gets the process's
+     * values of the variables the table reads, as cwd and home come from
+     * the process. Where the runtime refuses them (Deno without
+     * --allow-env), none.
+     * @template {import('../index.js').Request} R
+     * @param {R} request
+     * @returns {Promise<R>}
+     */
+    const withProcessEnv = async (request) => {
+      const options = 'options' in request ? request.options : undefined;
+      const uses = request.op === 'where' || (options?.agents?.length ?? 0) > 0;
+      if (!uses || options?.env != null || !(await init()).processDefaults) return request;
+      const names = await (envNames ??= run({ op: 'agents' }).then((t) => [...new Set(t.agents.flatMap((/** @type {{env: string[]}} */ a) => a.env))]));
+      /** @type {Record<string, string>} */
+      const env = {};
+      for (const name of names) {
+        try {
+          const v = globalThis.process?.env?.[name];
+          if (typeof v === 'string') env[name] = v;
+        } catch {
+          return request; // the runtime refuses the environment
+        }
+      }
+      return { ...request, options: { ...options, env } };
+    };
+
     /** @param {import('../index.js').Request} request */
     const run = async (request) => {
       const { engine } = await init();
+      request = await withProcessEnv(request);
       // The ASCII transport where the runtime parses it faster (platform/*.js asciiReplies): the same value.
       return engine.callValue(JSON.stringify(asciiReplies ? { ...request, asciiReply: true } : request), parse);
     };
@@ -161,7 +192,7 @@ export function facade(platform) {
         nodeFS: async () => nodeFS(),
         discover: async () => {
           const { engine, base } = await init();
-          const request = JSON.stringify({ op: 'discover', ...(await withCtx(ctx)) });
+          const request = JSON.stringify(await withProcessEnv({ op: 'discover', ...(await withCtx(ctx)) }));
           if (!(engine instanceof Engine)) return engine.callWatched(request, session, max, parse);
           const { recordingFS, DiscoveryTracker, watchedDiscover } = await (depsModule ??= import('./deps.js'));
           tracker ??= new DiscoveryTracker();
@@ -196,6 +227,8 @@ export function facade(platform) {
       validate: async (dir) => run({ op: 'validate', dir }),
       explain: async (name, ctx) => run({ op: 'explain', ...(await withCtx(ctx)), name }),
       match: async (paths, ctx) => run({ op: 'match', ...(await withCtx(ctx)), paths }),
+      agents: async () => run({ op: 'agents' }),
+      where: async (dir, ctx) => run({ op: 'where', ...(await withCtx(ctx)), dir }),
       call: async (request) => {
         const { engine } = await init();
         return engine.call(typeof request === 'string' ? request : JSON.stringify(request));
