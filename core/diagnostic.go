@@ -56,6 +56,7 @@ const (
 	DiagNameCollision            = "name-collision"             // warning: a custom directory's skill lost its name (S26)
 	DiagReplyBudget              = "reply-budget"               // warning: the reply was reduced to stay under 64 MiB (S45)
 	DiagCustomDirMissing         = "custom-dir-missing"         // warning: a customDirectories entry does not exist (S75)
+	DiagManagedName              = "managed-name"               // error: a managed skill's name is not one its agent can have given it; skipped (S63)
 )
 
 // diagnostic is a Diagnostic whose message is "<problem>; <fix>", or the

@@ -20,6 +20,9 @@ func Discover(ctx context.Context, fsys FS, cwd, home string, opts Options) (*Re
 	if err := canceled(ctx, "discover"); err != nil {
 		return nil, err
 	}
+	if err := checkAgents(opts.Agents); err != nil {
+		return nil, err
+	}
 	res := &Result{Skills: []Skill{}, Warnings: []Warning{}, Shadowed: []Shadowed{}}
 	if opts.Disabled { // S22: not even a look at the filesystem
 		return res, nil
@@ -84,19 +87,27 @@ type scanned struct {
 //go:noinline
 func scanContext(ctx context.Context, fsys FS, cwd, home string, opts *Options) (roots []scanned, found int, store []Skill) {
 	ancestors, repo := projectChain(fsys, cwd, home)
-	for _, p := range providerTable(*opts) {
-		for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
-			if ctx.Err() != nil {
-				return nil, 0, nil // Discover reports it
+	table := providerTable(*opts)
+	listProviders := func(afterCustom bool) {
+		for _, p := range table {
+			if p.afterCustom != afterCustom {
+				continue
 			}
-			roots = append(roots, scanned{p: p})
-			listItem(fsys, &roots[len(roots)-1], &item, cwd, home, repo, ancestors)
+			for _, item := range p.items(fsys, cwd, home, ancestors, opts.ConfigDirName) {
+				if ctx.Err() != nil {
+					return // Discover reports it
+				}
+				roots = append(roots, scanned{p: p})
+				listItem(fsys, &roots[len(roots)-1], &item, cwd, home, repo, ancestors)
+			}
 		}
 	}
+	listProviders(false)
 	for _, dir := range opts.CustomDirectories { // S26
 		roots = append(roots, scanned{custom: true})
 		listCustom(fsys, &roots[len(roots)-1], dir, cwd, home)
 	}
+	listProviders(true) // S63: managed skills come last
 	if p, ok := fsys.(Prefetcher); ok {
 		hintRoots(p, roots)
 	}
@@ -223,11 +234,17 @@ func (m *merger) take(r *scanned) {
 	// directories skip the source toggles (S26). Those of a project the
 	// user has not trusted too (S68): nothing it holds is loaded.
 	enabled := r.custom || sourceEnabled(m.opts, r.spec.provider, r.spec.level)
+	if r.p.agent { // S65: an agent's sources are S23's "every other source", whatever their id
+		enabled = sourceEnabled(m.opts, "", "")
+	}
 	trusted := !m.opts.UntrustedProject || !r.projectLevel()
 	if enabled && trusted && (r.out.rootWarning.Code != "" || len(r.out.fileWarnings) > 0) {
 		m.warn(r)
 	}
 	m.res.Shadowed = append(m.res.Shadowed, r.out.outside...) // S43: before the filters
+	if r.p.afterCustom {
+		r.out.skills = m.managedNames(r, enabled)
+	}
 	m.offerAll(r.out.skills, enabled, trusted, r.custom)
 }
 
@@ -237,6 +254,25 @@ func (m *merger) take(r *scanned) {
 // customDirectories entry relative to cwd.
 func (r *scanned) projectLevel() bool {
 	return r.spec.level == "project" || r.custom && r.relative
+}
+
+// managedNames keeps the skills of a managed root whose names an agent
+// can have given them (S63); each other one is left out with a warning
+// (when its source is on).
+//
+//go:noinline
+func (m *merger) managedNames(r *scanned, enabled bool) []Skill {
+	kept := r.out.skills[:0]
+	for _, s := range r.out.skills {
+		if managedName(s.Name) {
+			kept = append(kept, s)
+		} else if enabled {
+			m.res.Warnings = append(m.res.Warnings, warning("", Diagnostic{Path: s.FilePath, Code: DiagManagedName, Severity: SeverityError,
+				Message: "[" + r.p.displayName + "] " + s.FilePath + ": " + quoteInput(s.Name) +
+					" is not a managed skill name (1 to 64 lowercase letters, digits and -, not starting with -); skipped"}))
+		}
+	}
+	return kept
 }
 
 // warn adds a scanned root's warnings to the result: a provider root's

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -190,7 +191,9 @@ func newFuzzWorld(data []byte) *fuzzWorld {
 		opts.ConfigDirName = ".pi"
 	}
 	if flags&2 != 0 {
-		opts.ExtraProviders = []core.Provider{{ID: "opencode", DisplayName: "OpenCode",
+		// It scans .opencode/skills, as the built-in opencode row does at
+		// cwd (S62): two providers reaching one root.
+		opts.ExtraProviders = []core.Provider{{ID: "acme", DisplayName: "Acme",
 			Priority: []int{90, 70, 10, 100}[flags>>3&3], RequireDescription: flags&4 != 0,
 			UserDirs: []string{".opencode/skills"}, ProjectDirs: []string{".opencode/skills"}}}
 	}
@@ -232,6 +235,12 @@ func (w *fuzzWorld) computeSlots() {
 	}
 	if len(w.ctx.ancestors) > 0 {
 		add(cwd+"/.codex/skills", "codex", "Codex", "project", false)
+	}
+	// S62: opencode (user, then cwd) and github (cwd only).
+	add(home+"/.config/opencode/skills", "opencode", "OpenCode", "user", false)
+	if len(w.ctx.ancestors) > 0 {
+		add(cwd+"/.opencode/skills", "opencode", "OpenCode", "project", false)
+		add(cwd+"/.github/skills", "github", "GitHub Copilot", "project", true)
 	}
 	for _, p := range w.opts.ExtraProviders {
 		add(home+"/.opencode/skills", p.ID, p.DisplayName, "user", p.RequireDescription)
@@ -293,8 +302,12 @@ func (w *fuzzWorld) computeSlots() {
 		}
 		add(path.Clean(root), "custom", "Custom", "user", true)
 	}
-	// Never scanned: below cwd, codex above cwd, plugins not applying.
-	never = append(never, cwd+"/deeper/.claude/skills", "/w/repo/.codex/skills", "/elsewhere/.claude/skills")
+	// S63: managed skills, after the custom directories.
+	add(home+"/"+cfg+"/agent/managed-skills", "managed", "Managed skills", "user", true)
+	// Never scanned: below cwd, codex, opencode and github above cwd,
+	// plugins not applying.
+	never = append(never, cwd+"/deeper/.claude/skills", "/w/repo/.codex/skills", "/elsewhere/.claude/skills",
+		"/w/repo/.github/skills", "/w/repo/.opencode/skills", home+"/.github/skills")
 	if w.opts.Disabled {
 		w.slots = nil // S22: nothing is scanned
 	}
@@ -1023,6 +1036,22 @@ func (w *fuzzWorld) checkSkills(t *testing.T, res *core.Result) {
 				name = s45Name(s.entry)
 			}
 			name = slot.prefix + name
+			if slot.provider == "managed" && !managedName(name) {
+				// S63: a name no agent gives a skill it writes: left
+				// out, with a warning when the source is on.
+				for _, x := range res.Skills {
+					if x.FilePath == s.file && x.Source == slot.source() {
+						t.Fatalf("S63: %s (%q) is no managed skill name, yet loaded", s.file, name)
+					}
+				}
+				warned := slices.ContainsFunc(res.Warnings, func(x core.Warning) bool {
+					return strings.Contains(x.Message, s.file+": ") && strings.Contains(x.Message, "is not a managed skill name")
+				})
+				if w.sourceOn(slot) && !s.noDesc && !w.slotLinksOutside(s.file, slot) && !warned {
+					t.Fatalf("S63: no warning for %s, whose name %q is no managed skill name: %+v", s.file, name, res.Warnings)
+				}
+				continue
+			}
 			if slot.requireDesc && s.noDesc {
 				for _, x := range res.Skills {
 					if x.FilePath == s.file && x.Source == slot.source() {
@@ -1309,6 +1338,13 @@ func TestFuzzDiscoverSeeds(t *testing.T) {
 	if total < 50 {
 		t.Fatalf("the seeds place only %d standing skills", total)
 	}
+}
+
+// managedName is S63's rule for the names of managed skills, written out:
+// 1 to 64 lowercase letters, digits and "-", not starting with "-".
+func managedName(n string) bool {
+	ok, _ := regexp.MatchString(`^[a-z0-9][a-z0-9-]{0,63}$`, n)
+	return ok
 }
 
 // s45Name is a folder name as a skill's name (S45): C0 controls but TAB

@@ -51,7 +51,14 @@
 //     repository root (the nearest .git), or below home, or up to /; home
 //     itself is the user level, never a project ancestor.
 //   - S17-S21: the provider table (native, claude, claude-plugins, agents,
-//     codex, and a host's extra providers) in priority order.
+//     codex, opencode, github, and a host's extra providers) in priority
+//     order.
+//   - S62, S63: the folders oh-my-pi 18 reads (opencode, github) and the
+//     managed skills an agent writes, scanned after the custom directories.
+//   - S64-S66: the agent table ([Agents]): with [Options].Agents, exactly
+//     those agents' folders in their own order; [Options].Env moves the user
+//     folders an environment variable names ([AgentEnv] lists them).
+//   - S67: [Where] says which agents load a skill folder, and as what.
 //   - S48: ~/.codex/skills/.system, where Codex installs its bundled
 //     skills, is a codex user root scanned after ~/.codex/skills.
 //   - S81: the zero [Options] is the defaults; its switches are named

@@ -117,6 +117,8 @@ func nameRule(sh Shadowed, won *Skill, res *Result) string {
 		winnerName = providerNameOf(winnerProvider, res)
 	}
 	switch {
+	case loserProvider == "managed" && winnerProvider != "managed":
+		return "managed skills are searched last, after every provider and the custom directories"
 	case loserProvider == "custom" && winnerProvider != "custom":
 		return "custom directories are searched last, after every provider"
 	case loserProvider == "custom":

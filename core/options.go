@@ -26,6 +26,17 @@ type Options struct {
 	// (default true), so it has no json key of its own.
 	UntrustedProject bool `json:"-"`
 
+	// Agents, when not empty, replaces the provider table with the
+	// folders of these agents of the agent table ([Agents]), by id, in
+	// this order: the first listed wins a name (S65). An id the table does
+	// not hold is the error UNKNOWN_AGENT.
+	Agents []string `json:"agents"`
+	// Env holds the environment variables the agent table's user folders
+	// read (CLAUDE_CONFIG_DIR, CODEX_HOME, ...; [AgentEnv] lists them).
+	// The engine never reads the process environment: a host passes what
+	// it wants honoured (S66). Others are ignored.
+	Env map[string]string `json:"env"`
+
 	// FrontmatterCache, when set, keeps frontmatter results from one
 	// discovery to the next (a host that discovers often: an editor).
 	// Results are the same with or without it; see [FrontmatterCache] for

@@ -10,6 +10,11 @@ type provider struct {
 	displayName string
 	priority    int
 	userFirst   bool // S17: the user level is scanned before the project level
+	// afterCustom puts the provider's roots after the custom directories
+	// (S63's managed skills), whatever its priority.
+	afterCustom bool
+	// agent marks a provider of the agent table (S65).
+	agent bool
 	// items lists the roots to scan in S17 item order, or warnings met while
 	// finding them (S20's registry).
 	items func(fsys FS, cwd, home string, ancestors []string, cfg string) []providerItem
@@ -36,6 +41,12 @@ func builtinName(id string) (string, bool) {
 		return "Agents", true
 	case "codex":
 		return "Codex", true
+	case "opencode":
+		return "OpenCode", true
+	case "github":
+		return "GitHub Copilot", true
+	case "managed":
+		return "Managed skills", true
 	case "custom":
 		return "Custom", true
 	}
@@ -52,8 +63,12 @@ func providerDisplayName(id string) string {
 }
 
 // providerTable returns the built-in providers and opts.ExtraProviders,
-// sorted by priority, higher first, ties in registration order (S19).
+// sorted by priority, higher first, ties in registration order (S19); with
+// opts.Agents, those agents' providers instead (S65).
 func providerTable(opts Options) []provider {
+	if len(opts.Agents) > 0 {
+		return agentsTable(opts) // S65
+	}
 	table := []provider{
 		dirProvider(Provider{ID: "native", DisplayName: "xcsh", Priority: 100, RequireDescription: true,
 			UserDirs: []string{opts.ConfigDirName + "/agent/skills"}, ProjectDirs: []string{opts.ConfigDirName + "/skills"}}),
@@ -63,12 +78,44 @@ func providerTable(opts Options) []provider {
 		dirProvider(Provider{ID: "agents", DisplayName: "Agents", Priority: 70,
 			UserDirs: []string{".agent/skills", ".agents/skills"}, ProjectDirs: []string{".agent/skills", ".agents/skills"}}),
 		codexProvider(),
+		// S62: the rows oh-my-pi 18 added, with its priorities.
+		dirProvider(Provider{ID: "opencode", DisplayName: "OpenCode", Priority: 55, UserFirst: true, CwdOnly: true,
+			UserDirs: []string{".config/opencode/skills"}, ProjectDirs: []string{".opencode/skills"}}),
+		dirProvider(Provider{ID: "github", DisplayName: "GitHub Copilot", Priority: 30, CwdOnly: true, RequireDescription: true,
+			ProjectDirs: []string{".github/skills"}}),
+		managedProvider(opts.ConfigDirName),
 	}
 	for _, p := range opts.ExtraProviders {
 		table = append(table, dirProvider(p))
 	}
 	sortStableFunc(table, func(a, b provider) int { return b.priority - a.priority })
 	return table
+}
+
+// managedProvider is S63's row: the skills an agent writes for itself
+// (oh-my-pi's auto-learn) in <home>/<cfg>/agent/managed-skills, a user
+// root scanned after the custom directories, so that every skill a person
+// wrote wins its name over one the agent wrote.
+func managedProvider(cfg string) provider {
+	p := dirProvider(Provider{ID: "managed", DisplayName: "Managed skills", Priority: 5, RequireDescription: true,
+		UserDirs: []string{cfg + "/agent/managed-skills"}})
+	p.afterCustom = true
+	return p
+}
+
+// managedName reports whether name is a managed skill's name (S63): 1 to
+// 64 lowercase ASCII letters, digits and "-", starting with a letter or a
+// digit, the only names an agent gives the skills it writes.
+func managedName(name string) bool {
+	if name == "" || len(name) > 64 || name[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // codexSystemDir holds Codex's bundled skills (S48).

@@ -168,6 +168,22 @@ export interface Options {
    * `shadowed` with reason "untrusted"), and contextFiles reads no project file.
    */
   trustedProject?: boolean;
+  /**
+   * SPEC S65: discover exactly these agents' folders (ids of the agent
+   * table, `agents()`), the first listed winning a name, in place of the
+   * provider table. An unknown id rejects with UNKNOWN_AGENT.
+   */
+  agents?: string[] | null;
+  /**
+   * SPEC S66: the environment variables the agent table's user folders read
+   * (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, XDG_CONFIG_HOME, ...; each
+   * agent's `env` lists its own). The engine never reads the process's
+   * environment. With the default filesystem, a call that uses the agent
+   * table (`agents` set, or `where`) and gives no `env` passes the process's
+   * values of these variables (none where the runtime refuses: Deno without
+   * --allow-env).
+   */
+  env?: { [name: string]: string } | null;
 }
 
 /**
@@ -231,6 +247,7 @@ export type DiagnosticCode =
   | 'reply-budget'
   | 'file-too-large'
   | 'custom-dir-missing'
+  | 'managed-name'
   | 'missing-skill-md'
   | 'empty-file'
   | 'no-frontmatter'
@@ -418,6 +435,55 @@ export interface Activation {
   truncated?: true;
 }
 
+/** One coding agent of the agent table (SPEC S64). */
+export interface AgentProfile {
+  /** The agent's id in the npm `skills` installer (its --agent). */
+  id: string;
+  displayName: string;
+  /** Skills roots relative to a project folder, the agent's preferred first. */
+  projectDirs: string[];
+  /** Which project folders: the working directory only, or S16's project ancestors (closest first). */
+  projectWalk: 'cwd' | 'ancestors';
+  /** The user's skills roots: "~/...", an absolute path, or "${VAR:-default}/..." (S66). */
+  userDirs: string[];
+  /** The user roots win a name over the project roots. */
+  userFirst: boolean;
+  /** The agent skips a SKILL.md without a description. */
+  requireDescription: boolean;
+  /** The environment variables userDirs read. */
+  env: string[];
+  /** The public pages and sources the row comes from. */
+  sources: string[];
+}
+
+export interface AgentTable {
+  /** By id. */
+  agents: AgentProfile[];
+}
+
+/** One agent's answer for a skill folder (SPEC S67). */
+export interface AgentReach {
+  agent: string;
+  displayName: string;
+  loaded: boolean;
+  /** Present when the agent's folders reach the skill: the name it knows it by. */
+  name?: string;
+  /** The SKILL.md path through which the agent reaches it. */
+  filePath?: string;
+  /** "<agent>:<level>". */
+  source?: string;
+  /** Why a reached skill is not loaded: a ShadowReason or "link-outside". */
+  reason?: string;
+  /** For "name" and "realpath": the filePath of the skill that won. */
+  winner?: string;
+}
+
+export interface WhereResult {
+  dir: string;
+  /** Every agent of the table (or of options.agents, in that order). */
+  agents: AgentReach[];
+}
+
 /**
  * The activation tool's definition (SPEC S71), in the shape of an MCP tool:
  * for Anthropic's API pass `inputSchema` as `input_schema`, for OpenAI's as
@@ -452,6 +518,7 @@ export type ErrorCode =
   | 'INVALID_URL'
   | 'MISSING_NAME'
   | 'UNKNOWN_SKILL'
+  | 'UNKNOWN_AGENT'
   | 'ABSOLUTE_PATH'
   | 'PATH_TRAVERSAL'
   | 'PATH_ESCAPE'
@@ -489,7 +556,9 @@ export type Request =
   | ({ op: 'explain'; name: string } & LoadContext)
   | ({ op: 'match'; paths: string[] } & LoadContext)
   | ({ op: 'activate'; name: string } & LoadContext)
-  | ({ op: 'toolDefinition' } & LoadContext);
+  | ({ op: 'toolDefinition' } & LoadContext)
+  | { op: 'agents' }
+  | ({ op: 'where'; dir: string } & LoadContext);
 
 export interface SkilldexOptions extends LoadContext {
   /**
@@ -651,12 +720,21 @@ export interface Skilldex {
    * the model may invoke (not disable-model-invocation, S47); another name
    * rejects with UNKNOWN_SKILL.
    */
-  activate(name: string, ctx?: LoadContext): Promise<Activation>;
+  activate(name: string, ctx?: LoadContext & CallOptions): Promise<Activation>;
   /**
    * The activation tool to register with the model (S71): `name` is an enum
    * of the names activate accepts. null when there is none: register no tool.
    */
-  toolDefinition(ctx?: LoadContext): Promise<ToolDefinition | null>;
+  toolDefinition(ctx?: LoadContext & CallOptions): Promise<ToolDefinition | null>;
+  /** The agent table (SPEC S64): the coding agents that read Agent Skills and their folders. */
+  agents(o?: CallOptions): Promise<AgentTable>;
+  /**
+   * Which agents load the skill folder dir (one holding a SKILL.md) for
+   * ctx's cwd and home, under which name, and what keeps it out (SPEC
+   * S67). Of ctx.options only `agents` (which agents to ask) and `env`
+   * count.
+   */
+  where(dir: PathLike, ctx?: LoadContext & CallOptions): Promise<WhereResult>;
   /**
    * Watch what a discovery with ctx depends on (its roots, missing roots
    * through their nearest existing ancestor, skill folders and SKILL.md
@@ -689,6 +767,8 @@ export declare const explain: Skilldex['explain'];
 export declare const match: Skilldex['match'];
 export declare const activate: Skilldex['activate'];
 export declare const toolDefinition: Skilldex['toolDefinition'];
+export declare const agents: Skilldex['agents'];
+export declare const where: Skilldex['where'];
 export declare const call: Skilldex['call'];
 
 /**

@@ -54,5 +54,9 @@ export const match = (paths, ctx) => def().match(paths, ctx);
 export const activate = (name, ctx) => def().activate(name, ctx);
 /** @type {import('./index.js').toolDefinition} */
 export const toolDefinition = (ctx) => def().toolDefinition(ctx);
+/** @type {import('./index.js').agents} */
+export const agents = (o) => def().agents(o);
+/** @type {import('./index.js').where} */
+export const where = (dir, ctx) => def().where(dir, ctx);
 /** @type {import('./index.js').call} */
 export const call = (request) => def().call(request);

@@ -167,6 +167,34 @@ func (d *fieldDecoder) strings(field string, v core.Value, dst *[]string) {
 	}
 }
 
+// stringMap decodes an object of strings as encoding/json decodes it into
+// a map[string]string: a null value is "", and a value of another type is
+// an error that, for a number, does not quote it.
+func (d *fieldDecoder) stringMap(field string, v core.Value, dst *map[string]string) {
+	switch v := v.(type) {
+	case nil:
+		*dst = nil
+	case *core.Map:
+		out := make(map[string]string, len(v.Keys()))
+		for _, k := range v.Keys() {
+			x, _ := v.Get(k)
+			switch e := x.(type) {
+			case nil:
+				out[k] = ""
+			case string:
+				out[k] = e
+			case float64:
+				d.fail(field, "number", "string")
+			default:
+				d.fail(field, jsonKind(e), "string")
+			}
+		}
+		*dst = out
+	default:
+		d.fail(field, jsonKind(v), "map[string]string")
+	}
+}
+
 // members calls f with each member of the object data holds, in document
 // order: its key and the bytes of its value. It stops at the first syntax
 // error; the callers pass documents that have been parsed already.
@@ -343,6 +371,10 @@ func decodeOptions(data []byte, o *core.Options) error {
 			trusted := !o.UntrustedProject
 			d.boolean(k, v, &trusted)
 			o.UntrustedProject = !trusted
+		case "agents":
+			d.strings(k, v, &o.Agents)
+		case "env":
+			d.stringMap(k, v, &o.Env)
 		default:
 			d.unknown(k)
 		}

@@ -222,6 +222,8 @@ var requestSeeds = []string{
 	`{"options":{"extraProviders":[{"bogus":1}]}}`, `{"options":{"customDirectories":[1]}}`, `null`, `[]`, `"x"`, `{"Op":"discover"}`,
 	`{"op":"x","op":"discover"}`, `{"text":"\u0000\ud800"}`, `{} `, `{"options":{"configDirName":null,"ignoredSkills":null}}`,
 	`{"options":{"trustedProject":false}}`, `{"options":{"trustedProject":null,"enabled":true}}`, `{"options":{"trustedProject":1}}`,
+	`{"options":{"agents":["codex",null],"env":{"CODEX_HOME":"/x","A":null}}}`, `{"options":{"env":{"A":1}}}`, `{"options":{"env":{"A":true}}}`,
+	`{"options":{"env":[]}}`, `{"options":{"env":"x"}}`, `{"options":{"env":null,"agents":null}}`, `{"options":{"agents":"codex"}}`,
 }
 
 func FuzzDecodeRequest(f *testing.F) {

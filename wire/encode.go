@@ -13,8 +13,8 @@ import (
 // *core.ScanResult, *core.Resource, *core.FileList, *core.Prompt,
 // *core.Expansion (null when nil), *core.CommandList, *core.ContextResult,
 // *core.Validation, *core.Explanation, *core.MatchResult,
-// *core.Activation, *core.Tool (null when nil), *core.Skill or
-// *core.Error. Any
+// *core.Activation, *core.Tool (null when nil), *core.Skill,
+// *core.AgentTable, *core.WhereResult or *core.Error. Any
 // other type is a bug in the caller, and panics.
 func AppendJSON(b []byte, v any) []byte {
 	switch v := v.(type) {
@@ -46,6 +46,10 @@ func AppendJSON(b []byte, v any) []byte {
 		return appendTool(b, v)
 	case *core.Skill:
 		return appendSkill(b, v)
+	case *core.AgentTable:
+		return appendAgentTable(b, v)
+	case *core.WhereResult:
+		return appendWhere(b, v)
 	case *core.Error:
 		return appendError(b, v)
 	}
@@ -503,4 +507,63 @@ func (w *writer) validation(r *core.Validation) {
 		list(w, r.Skills, (*writer).validation)
 	}
 	w.Byte('}')
+}
+
+// appendAgentTable appends {"agents":[{"id","displayName","projectDirs",
+// "projectWalk","userDirs","userFirst","requireDescription","env",
+// "sources"}]} (S64): env lists the variables the user folders read.
+func appendAgentTable(b []byte, t *core.AgentTable) []byte {
+	w := newWriter(b)
+	w.Raw(`{"agents":`)
+	list(&w, t.Agents, func(w *writer, a *core.AgentProfile) {
+		w.RawStr(`{"id":`, a.ID)
+		w.RawStr(`,"displayName":`, a.DisplayName)
+		w.Raw(`,"projectDirs":`)
+		w.Strings(nonNil(a.ProjectDirs))
+		w.RawStr(`,"projectWalk":`, a.ProjectWalk)
+		w.Raw(`,"userDirs":`)
+		w.Strings(nonNil(a.UserDirs))
+		w.Raw(`,"userFirst":`)
+		w.Bool(a.UserFirst)
+		w.Raw(`,"requireDescription":`)
+		w.Bool(a.RequireDescription)
+		w.Raw(`,"env":`)
+		w.Strings(nonNil(a.EnvNames()))
+		w.Raw(`,"sources":`)
+		w.Strings(nonNil(a.Sources))
+		w.Byte('}')
+	})
+	w.Byte('}')
+	return w.B
+}
+
+// appendWhere appends {"dir","agents":[{"agent","displayName","loaded",
+// "name"?,"filePath"?,"source"?,"reason"?,"winner"?}]} (S67): name,
+// filePath and source when the agent reaches the folder, reason when it
+// reaches it and does not load it, winner for the reasons name and
+// realpath.
+func appendWhere(b []byte, r *core.WhereResult) []byte {
+	w := newWriter(b)
+	w.RawStr(`{"dir":`, r.Dir)
+	w.Raw(`,"agents":`)
+	list(&w, r.Agents, func(w *writer, a *core.AgentReach) {
+		w.RawStr(`{"agent":`, a.Agent)
+		w.RawStr(`,"displayName":`, a.DisplayName)
+		w.Raw(`,"loaded":`)
+		w.Bool(a.Loaded)
+		if a.FilePath != "" {
+			w.RawStr(`,"name":`, a.Name)
+			w.RawStr(`,"filePath":`, a.FilePath)
+			w.RawStr(`,"source":`, a.Source)
+		}
+		if a.Reason != "" {
+			w.RawStr(`,"reason":`, a.Reason)
+		}
+		if a.Winner != "" {
+			w.RawStr(`,"winner":`, a.Winner)
+		}
+		w.Byte('}')
+	})
+	w.Byte('}')
+	return w.B
 }

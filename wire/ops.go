@@ -94,6 +94,16 @@ var operations = []namedOperation{
 	{"toolDefinition", onSkills(nil, func(_ core.FS, _ *Request, res *core.Result) (*core.Tool, error) {
 		return core.ActivationTool(res.Skills), nil
 	}, appendTool)}, // S71
+	{"agents", operation{nil, func(_ core.FS, _ *Request, b []byte) ([]byte, error) {
+		return appendAgentTable(b, &core.AgentTable{Agents: core.Agents()}), nil
+	}}}, // S64
+	{"where", operation{append(loadContext[:len(loadContext):len(loadContext)], "dir"), func(fsys core.FS, req *Request, b []byte) ([]byte, error) {
+		opts, err := req.options()
+		if err != nil {
+			return nil, err
+		}
+		return reply(b, appendWhere)(core.Where(context.Background(), fsys, req.Cwd, req.Home, req.Dir, opts))
+	}}}, // S67
 }
 
 // onSkills is an operation on the skills the request's load context

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/skilldex/skilldex/core"
@@ -39,6 +41,19 @@ func AppendOptions(b []byte, o *core.Options) []byte {
 		w.Raw("null")
 	} else {
 		list(&w, o.ExtraProviders, appendProvider)
+	}
+	w.Raw(`,"agents":`)
+	nullableStrings(&w, o.Agents)
+	w.Raw(`,"env":`)
+	if o.Env == nil {
+		w.Raw("null")
+	} else {
+		w.Byte('{')
+		for i, k := range slices.Sorted(maps.Keys(o.Env)) {
+			w.Key(k, i == 0)
+			w.Str(o.Env[k])
+		}
+		w.Byte('}')
 	}
 	w.Byte('}')
 	return w.B

@@ -13,19 +13,21 @@ import (
 // the key list of the schema test. Its switches say "enable", core.Options'
 // say "disable", so that the zero core.Options is the defaults.
 type wireOptions struct {
-	Enabled             *bool           `json:"enabled"`
-	EnableCodexUser     *bool           `json:"enableCodexUser"`
-	EnableClaudeUser    *bool           `json:"enableClaudeUser"`
-	EnableClaudeProject *bool           `json:"enableClaudeProject"`
-	EnablePiUser        *bool           `json:"enablePiUser"`
-	EnablePiProject     *bool           `json:"enablePiProject"`
-	CustomDirectories   []string        `json:"customDirectories"`
-	IgnoredSkills       []string        `json:"ignoredSkills"`
-	IncludeSkills       []string        `json:"includeSkills"`
-	DisabledExtensions  []string        `json:"disabledExtensions"`
-	ConfigDirName       string          `json:"configDirName"`
-	ExtraProviders      []core.Provider `json:"extraProviders"`
-	TrustedProject      *bool           `json:"trustedProject"`
+	Enabled             *bool             `json:"enabled"`
+	EnableCodexUser     *bool             `json:"enableCodexUser"`
+	EnableClaudeUser    *bool             `json:"enableClaudeUser"`
+	EnableClaudeProject *bool             `json:"enableClaudeProject"`
+	EnablePiUser        *bool             `json:"enablePiUser"`
+	EnablePiProject     *bool             `json:"enablePiProject"`
+	CustomDirectories   []string          `json:"customDirectories"`
+	IgnoredSkills       []string          `json:"ignoredSkills"`
+	IncludeSkills       []string          `json:"includeSkills"`
+	DisabledExtensions  []string          `json:"disabledExtensions"`
+	ConfigDirName       string            `json:"configDirName"`
+	ExtraProviders      []core.Provider   `json:"extraProviders"`
+	TrustedProject      *bool             `json:"trustedProject"`
+	Agents              []string          `json:"agents"`
+	Env                 map[string]string `json:"env"`
 }
 
 // switches pairs each wire switch with its core.Options field.
@@ -46,7 +48,8 @@ func (w *wireOptions) switches(o *core.Options) []struct {
 // wireFrom is o as encoding/json would decode over it.
 func wireFrom(o core.Options) wireOptions {
 	w := wireOptions{CustomDirectories: o.CustomDirectories, IgnoredSkills: o.IgnoredSkills, IncludeSkills: o.IncludeSkills,
-		DisabledExtensions: o.DisabledExtensions, ConfigDirName: o.ConfigDirName, ExtraProviders: o.ExtraProviders}
+		DisabledExtensions: o.DisabledExtensions, ConfigDirName: o.ConfigDirName, ExtraProviders: o.ExtraProviders,
+		Agents: o.Agents, Env: o.Env}
 	for _, s := range w.switches(&o) {
 		on := !*s.off
 		*s.on = &on
@@ -60,6 +63,7 @@ func (w wireOptions) core(base core.Options) core.Options {
 	o := base
 	o.CustomDirectories, o.IgnoredSkills, o.IncludeSkills = w.CustomDirectories, w.IgnoredSkills, w.IncludeSkills
 	o.DisabledExtensions, o.ConfigDirName, o.ExtraProviders = w.DisabledExtensions, w.ConfigDirName, w.ExtraProviders
+	o.Agents, o.Env = w.Agents, w.Env
 	for _, s := range w.switches(&o) {
 		if *s.on != nil {
 			*s.off = !**s.on
@@ -81,6 +85,8 @@ func TestAppendOptions(t *testing.T) {
 		{ExtraProviders: []core.Provider{{ID: "acme", DisplayName: "Acme", Priority: -3, UserDirs: []string{".acme/skills"},
 			UserFirst: true, CwdOnly: true, RequireDescription: true}, {ID: "empty", Priority: 1 << 40}}},
 		{ExtraProviders: []core.Provider{}},
+		{Agents: []string{"codex", "claude-code"}, Env: map[string]string{"CODEX_HOME": "/x", "A": "", "Z\"": "q"}, UntrustedProject: true},
+		{Agents: []string{}, Env: map[string]string{}},
 	} {
 		data := AppendOptions(nil, &o)
 		var got core.Options

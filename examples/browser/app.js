@@ -2,7 +2,9 @@
 // see what skilldex makes of it. The files are copied into a MemoryFS under
 // a made-up workspace; the engine (the same skilldex.wasm as everywhere,
 // fetched and compiled by the browser) then discovers them as a custom
-// skills directory, validates each skill folder and renders the prompt.
+// skills directory, validates each skill folder, renders the prompt, and
+// says which coding agents would load each skill from the folder the
+// author picks (SPEC S67: where).
 
 import { createSkilldex, MemoryFS } from '../../js/index.js';
 
@@ -10,12 +12,24 @@ import { createSkilldex, MemoryFS } from '../../js/index.js';
 const HOME = '/home/author';
 const CWD = '/workspace';
 const ROOT = '/workspace/skills';
+/** Where the dropped skills go for "who loads it": outside every agent's folders (OpenClaw reads <cwd>/skills). */
+const ASIDE = '/dropped';
 const ctx = (/** @type {MemoryFS} */ fs) => ({ cwd: CWD, home: HOME, options: { customDirectories: [ROOT] } });
 
 /** @type {import('../../js/index.js').Skilldex | null} */
 let engine = null;
 /** @type {{fs: MemoryFS | null}} */
 const current = { fs: null };
+
+/**
+ * The folders an author can put a skill in, from the agent table: each
+ * project folder and each user folder (its default, without environment
+ * variables), the ones most agents read first.
+ * @type {{label: string, dir: string}[]}
+ */
+let places = [];
+/** The files of the last drop, the skill folders among them, for another place. */
+let last = /** @type {{files: {rel: string, data: Uint8Array}[], dirs: string[]} | null} */ (null);
 
 /** The filesystem the engine reads: whatever was dropped last. */
 const swap = {
@@ -114,10 +128,79 @@ export async function load(files) {
   const reports = [];
   for (const dir of dirs) reports.push(await engine.validate(dir));
   const prompt = await engine.renderPrompt(ctx(fs));
+  last = { files: files.map((f) => ({ rel: single ? (sameTop ? f.path : `${top}/${f.path}`) : f.path.slice(top.length + 1), data: f.data })), dirs };
+  const where = await whoLoads();
   show(found, reports, prompt.text);
   const problems = reports.reduce((n, r) => n + r.diagnostics.length, 0);
   status(`Read ${files.length} file${files.length === 1 ? '' : 's'}: ${found.skills.length} skill${found.skills.length === 1 ? '' : 's'} loaded, ${found.warnings.length} warning${found.warnings.length === 1 ? '' : 's'}, ${problems} validation finding${problems === 1 ? '' : 's'}.`);
-  return { discover: found, validate: reports, prompt: prompt.text };
+  return { discover: found, validate: reports, prompt: prompt.text, where };
+}
+
+/**
+ * Which agents load each dropped skill when it sits in the chosen place
+ * (SPEC S67): a second tree holds the files aside and, in the place, a
+ * link to each skill folder; where then asks every agent of the table about
+ * the folder, which it reaches through the link.
+ */
+async function whoLoads() {
+  if (!engine || !last) return [];
+  const place = places[Number(/** @type {HTMLSelectElement} */ ($('place')).value) || 0];
+  const fs = new MemoryFS();
+  for (const f of last.files) fs.writeFile(`${ASIDE}/${f.rel}`, f.data);
+  const at = place.dir.startsWith('~/') ? HOME + place.dir.slice(1) : `${CWD}/${place.dir}`;
+  const aside = last.dirs.map((dir) => ASIDE + dir.slice(ROOT.length));
+  for (const dir of aside) fs.symlink(dir, `${at}/${dir.slice(ASIDE.length + 1)}`);
+  const keep = current.fs;
+  current.fs = fs;
+  try {
+    const out = [];
+    for (const dir of aside) out.push(await engine.where(dir, { cwd: CWD, home: HOME }));
+    showWhere(out);
+    return out;
+  } finally {
+    current.fs = keep;
+  }
+}
+
+/** In a reason, the words an author reads. */
+const REASONS = { name: 'its name is taken by', realpath: 'the same files are loaded from', 'link-outside': 'its SKILL.md links outside the skill' };
+
+/** @param {import('../../js/index.js').WhereResult[]} results */
+function showWhere(results) {
+  const box = $('where');
+  box.replaceChildren();
+  let loads = 0;
+  for (const r of results) {
+    const h = document.createElement('h3');
+    h.textContent = shown(ROOT + r.dir.slice(ASIDE.length)) || '(the dropped folder)';
+    box.append(h);
+    const reached = r.agents.filter((a) => a.filePath !== undefined);
+    const table = document.createElement('table');
+    table.className = 'where';
+    const head = document.createElement('thead');
+    const hr = document.createElement('tr');
+    for (const name of ['agent', 'loads it', 'as', 'why not']) {
+      const th = document.createElement('th');
+      th.textContent = name;
+      hr.append(th);
+    }
+    head.append(hr);
+    const body = document.createElement('tbody');
+    for (const a of reached) {
+      loads += a.loaded ? 1 : 0;
+      const why = a.loaded ? '' : `${REASONS[/** @type {keyof typeof REASONS} */ (a.reason)] ?? a.reason}${a.winner ? ' ' + shown(a.winner) : ''}`;
+      body.append(row([[a.displayName], [a.loaded ? 'yes' : 'no'], [a.name ?? '', 'path'], [why]], a.loaded ? '' : 'warning'));
+    }
+    if (!reached.length) body.append(row([['no agent reads this folder', 'empty'], [''], [''], ['']]));
+    table.append(head, body);
+    box.append(table);
+    const rest = r.agents.filter((a) => a.filePath === undefined).map((a) => a.displayName);
+    const p = document.createElement('p');
+    p.className = 'hint';
+    p.textContent = rest.length ? `Not in the folders of: ${rest.join(', ')}.` : 'Every agent reaches it.';
+    box.append(p);
+  }
+  $('where-count').textContent = `(${loads} load${loads === 1 ? 's' : ''})`;
 }
 
 function show(found, reports, promptText) {
@@ -227,5 +310,15 @@ pick.addEventListener('change', () => guarded(() => fromFileList(/** @type {File
   current.fs = new MemoryFS();
   await sk.ready();
   engine = sk;
+  // The places to offer, from the agent table: by how many agents read them.
+  const count = new Map();
+  for (const a of (await sk.agents()).agents) {
+    const user = a.userDirs.map((d) => d.replace(/^\$\{[A-Z_]+:-([^}]*)\}/, '$1')).filter((d) => d.startsWith('~/'));
+    for (const d of [...a.projectDirs, ...user]) count.set(d, (count.get(d) ?? 0) + 1);
+  }
+  places = [...count].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([dir, n]) => ({ dir, label: `${dir} (read by ${n} agent${n === 1 ? '' : 's'})` }));
+  const select = /** @type {HTMLSelectElement} */ ($('place'));
+  select.replaceChildren(...places.map((p, i) => Object.assign(document.createElement('option'), { value: String(i), textContent: p.label })));
+  select.addEventListener('change', () => whoLoads().catch((e) => status(`Could not ask the agents: ${e instanceof Error ? e.message : String(e)}`, true)));
   status('Ready: drop a skill folder, or a folder of skills.');
 })().catch((e) => status(`The engine did not load: ${e instanceof Error ? e.message : String(e)}`, true));

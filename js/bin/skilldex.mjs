@@ -63,6 +63,9 @@ commands:
                          instructions, its directory and its files
   tool                 the activation tool's definition (JSON Schema), to
                          register with a model; none when no skill can be activated
+  agents               the coding agents whose skill folders skilldex knows (the agent table)
+  where <dir>          which agents load the skill folder <dir>, under which name, and what
+                         keeps it out of the others
   mcp                  serve the skills to an MCP client over stdio (docs/MCP.md):
                          resources, prompts, activate_skill and read_skill_file;
                          --max-chars N bounds the server instructions (default 8000)
@@ -74,6 +77,9 @@ flags:
   --settings FILE      JSON file with discovery options (enabled, customDirectories, ...)
   --untrusted          the project folder is not trusted: its skills and context
                          files are not loaded (options.trustedProject: false)
+  --agent ID           discover the folders of this agent only, as it would (repeatable: the
+                         first given wins a name; skilldex agents lists the ids); the agents'
+                         environment variables (CLAUDE_CONFIG_DIR, CODEX_HOME, ...) are read
   --json               print the engine's JSON (errors as {"error":{"code","message"}};
                          validate: one array of the replies)
   -h, --help           this help
@@ -84,9 +90,9 @@ exit status: 0 ok, 1 the operation failed, 2 usage error`;
 // [least, most] positional arguments of each command (most -1: no limit).
 const ARITY = {
   list: [0, 0], read: [1, 1], files: [1, 1], prompt: [0, 0], expand: [1, 1], commands: [0, 0], context: [0, 0],
-  validate: [1, -1], explain: [1, 1], match: [1, -1], activate: [1, 1], tool: [0, 0], mcp: [0, 0], help: [0, 1],
+  validate: [1, -1], explain: [1, 1], match: [1, -1], activate: [1, 1], tool: [0, 0], agents: [0, 0], where: [1, 1], mcp: [0, 0], help: [0, 1],
 };
-const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>', activate: '<name>' };
+const ARG_NAME = { read: '<skill-url>', files: '<name>', expand: '"<text>"', validate: '<dir>', explain: '<name>', match: '<path>', activate: '<name>', where: '<dir>' };
 // The commands a command-specific flag belongs to.
 const COMMAND_FLAGS = {
   format: ['prompt'], 'no-read-tool': ['prompt'], 'max-chars': ['prompt', 'mcp'], all: ['list'], wide: ['list'],
@@ -123,13 +129,14 @@ const safe = (s) => safeText(s).replace(/[\t\n]/g, hex);
 /**
  * An error message for stderr (SPEC S58): one line, its line breaks escaped
  * as every control character is, so a path or a name holding a newline
- * cannot forge a second line. The one exception is S50's unknown-skill
- * message, whose "Did you mean:" and "Available:" lines are its own: the
- * engine quotes every name in it without line breaks (S58), so each line
- * break left in it starts one of those lines and is kept.
+ * cannot forge a second line. The exceptions are S50's unknown-skill
+ * message, whose "Did you mean:" and "Available:" lines are its own, and
+ * S65's unknown-agent message ("Did you mean:", "Known agents:"): the
+ * engine quotes every name in them without line breaks (S58), so each line
+ * break left in them starts one of those lines and is kept.
  */
 const errorText = (code, message) =>
-  code === 'UNKNOWN_SKILL' ? String(message).split('\n').map(safe).join('\n') : safe(message);
+  code === 'UNKNOWN_SKILL' || code === 'UNKNOWN_AGENT' ? String(message).split('\n').map(safe).join('\n') : safe(message);
 
 class Exit extends Error {
   constructor(status, code, message) {
@@ -169,9 +176,10 @@ function didYouMean(typed, names, show) {
 }
 
 // The flags: a string flag takes a value (--cwd DIR, --cwd=DIR), a boolean
-// one none. -h is --help.
+// one none, a list flag a value each time it is given (--agent). -h is
+// --help.
 const FLAGS = {
-  cwd: 'string', home: 'string', settings: 'string', format: 'string', 'max-chars': 'string',
+  cwd: 'string', home: 'string', settings: 'string', format: 'string', 'max-chars': 'string', agent: 'list',
   json: 'boolean', help: 'boolean', version: 'boolean', 'no-read-tool': 'boolean', all: 'boolean', wide: 'boolean',
   untrusted: 'boolean',
 };
@@ -201,14 +209,17 @@ function splitArgs(argv) {
       if (type === 'boolean') {
         if (eq >= 0) throw usage(`--${name} takes no value`);
         values[name] = true;
-      } else if (eq >= 0) {
-        values[name] = arg.slice(eq + 1);
       } else {
-        const value = argv[i + 1];
-        if (value === undefined) throw usage(`--${name} needs a value`);
-        if (value.startsWith('-') && value !== '-') throw usage(`--${name} needs a value, not the flag ${value} (a value that starts with "-" goes as --${name}=${value})`);
-        values[name] = value;
-        i++;
+        let value;
+        if (eq >= 0) {
+          value = arg.slice(eq + 1);
+        } else {
+          value = argv[i + 1];
+          if (value === undefined) throw usage(`--${name} needs a value`);
+          if (value.startsWith('-') && value !== '-') throw usage(`--${name} needs a value, not the flag ${value} (a value that starts with "-" goes as --${name}=${value})`);
+          i++;
+        }
+        values[name] = type === 'list' ? [...(/** @type {string[]} */ (values[name]) ?? []), value] : value;
       }
     } else if (arg.startsWith('-') && arg !== '-') {
       for (const c of arg.slice(1)) {
@@ -243,6 +254,9 @@ function parse(argv) {
   }
   for (const f of ['cwd', 'home', 'settings']) {
     if (values[f] === '') throw usage(`--${f} needs a value`);
+  }
+  if (values.agent !== undefined && (command === 'validate' || command === 'agents')) {
+    throw usage(`--agent does not apply to ${command}`);
   }
   if (command === 'help' && args.length && !Object.hasOwn(ARITY, args[0])) {
     throw usage(`help: unknown command "${args[0]}"${didYouMean(args[0], Object.keys(ARITY), (n) => n)}`);
@@ -405,6 +419,7 @@ function loadContext(values) {
     home: path.resolve(values.home ?? processDir('--home', 'the home directory', '--allow-sys=homedir', () => os.homedir())),
     options: withTrust(values.settings !== undefined ? readSettings(values.settings) : undefined, values.untrusted),
   };
+  if (values.agent !== undefined) ctx.options = { ...ctx.options, agents: values.agent };
   // The defaults too: the working directory's name may not be UTF-8 (pass --cwd), nor $HOME (pass --home).
   if (values.cwd === undefined) checkUTF8Path('the working directory (pass --cwd)', ctx.cwd);
   if (values.home === undefined) checkUTF8Path('the home directory (pass --home)', ctx.home);
@@ -425,6 +440,8 @@ function requests(command, args, values) {
     for (const dir of args) checkUTF8Path('validate', dir);
     return args.map((dir) => ({ op: 'validate', dir: path.resolve(dir) }));
   }
+  if (command === 'agents') return [{ op: 'agents' }];
+  if (command === 'where') checkUTF8Path('where', args[0]);
   if (command === 'match') for (const p of args) checkUTF8Path('match', p);
   const ctx = loadContext(values);
   switch (command) {
@@ -456,8 +473,31 @@ function requests(command, args, values) {
       return [{ op: 'activate', ...ctx, name: args[0] }];
     case 'tool':
       return [{ op: 'toolDefinition', ...ctx }];
+    case 'where':
+      return [{ op: 'where', ...ctx, dir: path.resolve(args[0]) }];
   }
   return [];
+}
+
+/**
+ * SPEC S66: a request that uses the agent table (options.agents, or where)
+ * gets the process's values of the environment variables the table reads,
+ * unless its options (--settings) set env. Deno without --allow-env: none.
+ * @param {{call: (r: object) => Promise<string>}} engine
+ */
+async function withAgentEnv(engine, req) {
+  const uses = req.op === 'where' || (req.options?.agents?.length ?? 0) > 0;
+  if (!uses || req.options?.env != null) return req;
+  const table = JSON.parse(await engine.call({ op: 'agents' }));
+  const env = {};
+  try {
+    for (const name of new Set(table.agents.flatMap((a) => a.env))) {
+      if (typeof process.env[name] === 'string') env[name] = process.env[name];
+    }
+  } catch {
+    return req; // the runtime refuses the environment (least privilege, issue 14)
+  }
+  return { ...req, options: { ...req.options, env } };
 }
 
 /** The width to cut table cells to: the terminal's, or $COLUMNS; 0 for no cut. */
@@ -613,6 +653,33 @@ function human(command, r, args, values) {
       return [content(withNewline(r.content)), '', 0];
     case 'tool':
       return r === null ? ['', 'no skill can be activated: no tool\n', 0] : [content(JSON.stringify(r, null, 2) + '\n'), '', 0];
+    case 'agents':
+      return [
+        table(['ID', 'NAME', 'PROJECT', 'USER'], r.agents.map((a) => [
+          a.id,
+          a.displayName,
+          a.projectDirs.join(' ') + (a.projectWalk === 'ancestors' ? ' (up to the repository root)' : ''),
+          a.userDirs.join(' '),
+        ]), termWidth(values.wide)) + `${plural(r.agents.length, 'agent')} (--json: every field, with the pages each row comes from)\n`,
+        '',
+        0,
+      ];
+    case 'where': {
+      const reached = r.agents.filter((a) => a.filePath !== undefined);
+      const rows = reached.map((a) => [
+        a.agent,
+        a.loaded ? 'loaded' : 'not loaded',
+        a.name,
+        a.loaded ? a.filePath : `${reasonWords(a)} (${a.filePath})`,
+      ]);
+      let s = `${safe(r.dir)}\n`;
+      if (rows.length) s += table(['AGENT', 'OUTCOME', 'NAME', 'VIA'], rows);
+      const loaded = reached.filter((a) => a.loaded).length;
+      s += `${plural(loaded, 'agent')} load it, ${reached.length - loaded} reach it and do not`;
+      const rest = r.agents.filter((a) => a.filePath === undefined).map((a) => a.agent);
+      s += rest.length ? `; not in the folders of ${rest.map(safe).join(', ')}\n` : '\n';
+      return [s, '', 0];
+    }
     case 'explain': {
       let s = r.winner ? `${safe(r.name)}: loaded from ${safe(r.winner.filePath)} (${safe(r.winner.source)})\n` : `${safe(r.name)}: not loaded\n`;
       if (r.candidates.length) {
@@ -785,6 +852,7 @@ async function main(argv) {
       wasm = compileModule(platform);
     }
     const engine = facade(platform)({ wasm });
+    for (const [i, req] of reqs.entries()) reqs[i] = await withAgentEnv(engine, req);
     if (json && command !== 'validate') {
       // The reply's bytes go to stdout as the module wrote them: decoding
       // a large reply that is not ASCII and encoding it again took a

@@ -3,7 +3,8 @@
 // files) and sees the skills, every warning with its line and fix,
 // validate's report for each folder and the rendered prompt. Every value
 // the page shows is checked against the JS package's own answer in Node for
-// the same tree. A screenshot is kept in build/browser-example.png.
+// the same tree, and which agents load each skill from a folder the author
+// picks (SPEC S67). A screenshot is kept in build/browser-example.png.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -119,6 +120,43 @@ test('examples/browser: pick a skills folder, see skills, warnings with line and
   // The prompt an agent would get.
   assert.equal(seen.prompt, want.prompt);
   assert.match(seen.prompt ?? '', /pdf/);
+
+  // Who loads each skill (S67): placed in the folder most agents read, then
+  // in ~/.claude/skills; the rows are the engine's where, in Node, for the
+  // same tree with a link to each skill folder there.
+  const whereSeen = async () =>
+    page.evaluate(() => ({
+      place: document.querySelector('#place option:checked')?.textContent ?? '',
+      folders: [...document.querySelectorAll('#where h3')].map((h) => h.textContent),
+      rows: [...document.querySelectorAll('#where tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    }));
+  /** @param {string} place */
+  const whereWant = async (place) => {
+    const m = new MemoryFS();
+    for (const [p, c] of Object.entries(tree)) m.writeFile(`/dropped/${p}`, c);
+    const at = place.startsWith('~/') ? '/home/author' + place.slice(1) : `/workspace/${place}`;
+    const dirs = want.validate.map((r) => r.dir.replace('/workspace/skills/', '/dropped/'));
+    for (const d of dirs) m.symlink(d, `${at}/${d.slice('/dropped/'.length)}`);
+    const sk = createSkilldex({ fs: m });
+    const rows = [];
+    for (const d of dirs) {
+      for (const a of (await sk.where(d, { cwd: '/workspace', home: '/home/author' })).agents) {
+        if (a.filePath !== undefined) rows.push([a.displayName, a.loaded ? 'yes' : 'no', a.name ?? '']);
+      }
+    }
+    return rows;
+  };
+  let w = await whereSeen();
+  assert.match(w.place, /^\.agents\/skills \(read by \d+ agents\)$/);
+  assert.deepEqual(w.folders, seen.folders);
+  assert.deepEqual(w.rows.map((r) => r.slice(0, 3)), await whereWant('.agents/skills'));
+  assert.ok(w.rows.some((r) => r[0] === 'Codex' && r[1] === 'yes' && r[2] === 'pdf'), JSON.stringify(w.rows));
+  const claude = await page.evaluate(() => [...document.querySelectorAll('#place option')].find((o) => o.textContent?.startsWith('~/.claude/skills '))?.getAttribute('value'));
+  assert.ok(claude);
+  await page.select('#place', /** @type {string} */ (claude));
+  await page.waitForFunction(() => [...document.querySelectorAll('#where tbody tr td:first-child')].some((td) => td.textContent === 'Claude Code'), { timeout: 120000 });
+  w = await whereSeen();
+  assert.deepEqual(w.rows.map((r) => r.slice(0, 3)), await whereWant('~/.claude/skills'));
 
   fs.mkdirSync(path.join(repoRoot, 'build'), { recursive: true });
   const shot = path.join(repoRoot, 'build', 'browser-example.png');

@@ -156,6 +156,36 @@ export function facade(platform) {
      */
     const pathArg = async (p, what) => toPath(p, what, pathBase((await init()).processDefaults));
 
+    /** @type {Promise<string[]> | undefined} */
+    let envNames;
+    /**
+     * SPEC S66: with the default filesystem, a request that uses the agent
+     * table (options.agents, or where) and gives no env gets the process's
+     * values of the variables the table reads, as cwd and home come from
+     * the process. Where the runtime refuses them (Deno without
+     * --allow-env), none.
+     * @template {import('../index.js').Request} R
+     * @param {R} request
+     * @returns {Promise<R>}
+     */
+    const withProcessEnv = async (request) => {
+      const options = 'options' in request ? request.options : undefined;
+      const uses = request.op === 'where' || (options?.agents?.length ?? 0) > 0;
+      if (!uses || options?.env != null || !(await init()).processDefaults) return request;
+      const names = await (envNames ??= run({ op: 'agents' }).then((t) => [...new Set(t.agents.flatMap((/** @type {{env: string[]}} */ a) => a.env))]));
+      /** @type {Record<string, string>} */
+      const env = {};
+      for (const name of names) {
+        try {
+          const v = globalThis.process?.env?.[name];
+          if (typeof v === 'string') env[name] = v;
+        } catch {
+          return request; // the runtime refuses the environment
+        }
+      }
+      return { ...request, options: { ...options, env } };
+    };
+
     /**
      * @param {import('../index.js').Request} request
      * @param {AbortSignal} [signal] skips the call when it aborts before the call's turn
@@ -163,6 +193,7 @@ export function facade(platform) {
     const run = async (request, signal) => {
       const { engine } = await init();
       throwIfAborted(signal);
+      request = await withProcessEnv(request);
       // The ASCII transport where the runtime parses it faster (platform/*.js asciiReplies): the same value.
       return engine.callValue(JSON.stringify(asciiReplies ? { ...request, asciiReply: true } : request), parse, () => throwIfAborted(signal));
     };
@@ -210,7 +241,7 @@ export function facade(platform) {
         nodeFS: async () => nodeFS(),
         discover: async () => {
           const { engine, base } = await init();
-          const request = JSON.stringify({ op: 'discover', ...(await withCtx(ctx)) });
+          const request = JSON.stringify(await withProcessEnv({ op: 'discover', ...(await withCtx(ctx)) }));
           if (!(engine instanceof Engine)) return engine.callWatched(request, session, max, parse);
           const { recordingFS, DiscoveryTracker, watchedDiscover } = await (depsModule ??= import('./deps.js'));
           tracker ??= new DiscoveryTracker();
@@ -260,6 +291,11 @@ export function facade(platform) {
       }),
       activate: (name, ctx) => withSignal(ctx, async (signal) => run({ op: 'activate', ...(await withCtx(ctx)), name }, signal)),
       toolDefinition: (ctx) => withSignal(ctx, async (signal) => run({ op: 'toolDefinition', ...(await withCtx(ctx)) }, signal)),
+      agents: (o) => withSignal(o, async (signal) => run({ op: 'agents' }, signal)),
+      where: (d, ctx) => withSignal(ctx, async (signal) => {
+        const dir = await pathArg(d, 'where: dir');
+        return run({ op: 'where', ...(await withCtx(ctx)), dir }, signal);
+      }),
       call: (request, o) => withSignal(o, async (signal) => {
         const { engine } = await init();
         throwIfAborted(signal);

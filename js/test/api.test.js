@@ -5,6 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import process from 'node:process';
 import { createSkilldex, SkilldexError, MemoryFS, ABI_VERSION } from '../index.js';
 import { memoryWorkspace, cwd, home } from './workspace.js';
 
@@ -225,6 +226,56 @@ test('toolDefinition (S71)', async () => {
   assert.deepEqual(t.inputSchema.properties.name.enum, ['lint', 'pdf', 'review']);
   assert.deepEqual((await sk.toolDefinition({ options: { trustedProject: false } })).inputSchema.properties.name.enum, ['lint', 'pdf']);
   assert.equal(await sk.toolDefinition({ options: { enabled: false } }), null);
+});
+
+test('agents, where, options.agents and options.env (S64-S67)', async () => {
+  const fs = new MemoryFS()
+    .mkdir('/r/.git')
+    .writeFile('/r/.agents/skills/pdf/SKILL.md', '---\ndescription: PDF tools\n---\n')
+    .writeFile('/cfg/skills/mine/SKILL.md', '---\ndescription: under CLAUDE_CONFIG_DIR\n---\n');
+  const ag = createSkilldex({ fs, cwd: '/r', home: '/h' });
+  const table = await ag.agents();
+  assert.ok(table.agents.length >= 30);
+  const claude = table.agents.find((a) => a.id === 'claude-code');
+  assert.deepEqual(Object.keys(claude), ['id', 'displayName', 'projectDirs', 'projectWalk', 'userDirs', 'userFirst', 'requireDescription', 'env', 'sources']);
+  assert.deepEqual(claude.env, ['CLAUDE_CONFIG_DIR']);
+
+  const w = await ag.where('/r/.agents/skills/pdf');
+  assert.equal(w.dir, '/r/.agents/skills/pdf');
+  assert.deepEqual(w.agents.find((a) => a.agent === 'codex'), {
+    agent: 'codex', displayName: 'Codex', loaded: true, name: 'pdf', filePath: '/r/.agents/skills/pdf/SKILL.md', source: 'codex:project',
+  });
+  assert.deepEqual(w.agents.find((a) => a.agent === 'windsurf'), { agent: 'windsurf', displayName: 'Windsurf', loaded: false });
+  await rejects(ag.where('/r/.agents/skills'), 'NOT_FOUND');
+
+  // With a custom fs nothing comes from the process: env is what is given.
+  const names = async (/** @type {import('../index.js').Options} */ options) => (await ag.discover({ options })).skills.map((s) => s.name);
+  assert.deepEqual(await names({ agents: ['claude-code'] }), []);
+  assert.deepEqual(await names({ agents: ['claude-code'], env: { CLAUDE_CONFIG_DIR: '/cfg' } }), ['mine']);
+  assert.deepEqual(await names({ agents: ['codex', 'claude-code'], env: { CLAUDE_CONFIG_DIR: '/cfg' } }), ['mine', 'pdf']);
+  await rejects(ag.discover({ options: { agents: ['clade-code'] } }), 'UNKNOWN_AGENT');
+});
+
+test('the default filesystem passes the process\'s values of the agent table\'s variables (S66)', async () => {
+  const nodefs = await import('node:fs');
+  const os = await import('node:os');
+  const tmp = nodefs.realpathSync(nodefs.mkdtempSync(os.tmpdir() + '/skilldex-env-'));
+  const before = process.env.CLAUDE_CONFIG_DIR;
+  try {
+    nodefs.mkdirSync(tmp + '/cfg/skills/mine', { recursive: true });
+    nodefs.writeFileSync(tmp + '/cfg/skills/mine/SKILL.md', '---\ndescription: d\n---\n');
+    process.env.CLAUDE_CONFIG_DIR = tmp + '/cfg';
+    const def = createSkilldex({ cwd: tmp, home: tmp });
+    const names = async (/** @type {import('../index.js').Options} */ options) => (await def.discover({ options })).skills.map((s) => s.name);
+    assert.deepEqual(await names({ agents: ['claude-code'] }), ['mine']);
+    assert.deepEqual(await names({ agents: ['claude-code'], env: {} }), []); // a given env is used as it is
+    assert.equal((await def.where(tmp + '/cfg/skills/mine')).agents.find((a) => a.agent === 'claude-code')?.loaded, true);
+    await def.close();
+  } finally {
+    if (before === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+    else process.env.CLAUDE_CONFIG_DIR = before;
+    nodefs.rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test('call: the exact reply string, error replies included', async () => {

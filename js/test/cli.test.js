@@ -692,3 +692,65 @@ test('S75, S76 under Deno: a read the runtime refuses is a warning naming --allo
   assert.equal(v.status, 1);
   assert.match(v.stderr, new RegExp(`^skilldex: Cannot read directory: ${home}/\\.claude/skills/lint \\(EPERM\\); .*--allow-read=${home}/\\.claude/skills/lint\\)\n$`));
 });
+// SPEC S64-S67: the agent table, --agent, where.
+test('agents, --agent and where (S64-S67)', async () => {
+  const ws = root + '/agents';
+  const ahome = ws + '/home';
+  const repo = ws + '/repo';
+  fs.mkdirSync(repo + '/.git', { recursive: true });
+  fs.mkdirSync(repo + '/.agents/skills/pdf', { recursive: true });
+  fs.writeFileSync(repo + '/.agents/skills/pdf/SKILL.md', '---\nname: pdf\ndescription: PDF tools\n---\n');
+  fs.mkdirSync(repo + '/.github/skills/pdf', { recursive: true });
+  fs.writeFileSync(repo + '/.github/skills/pdf/SKILL.md', '---\ndescription: Copilot\'s pdf\n---\n');
+  fs.mkdirSync(ahome + '/.claude/skills', { recursive: true });
+  fs.symlinkSync(repo + '/.agents/skills/pdf', ahome + '/.claude/skills/pdf-link');
+  const actx = ['--cwd', repo, '--home', ahome];
+
+  // agents: a table of every agent; --json is the engine's reply.
+  const table = ok(cli(['agents']));
+  const lines = table.stdout.split('\n');
+  assert.match(lines[0], /^ID +NAME +PROJECT +USER$/);
+  assert.ok(lines.some((l) => /^claude-code +Claude Code +\.claude\/skills \(up to the repository root\) +\$\{CLAUDE_CONFIG_DIR:-~\/\.claude\}\/skills$/.test(l)), table.stdout);
+  const n = (await engine.agents()).agents.length;
+  assert.ok(n >= 30);
+  assert.match(table.stdout, new RegExp(`\n${n} agents \\(--json`));
+  assert.equal(ok(cli(['agents', '--json'])).stdout, await raw({ op: 'agents' }));
+
+  // --agent: exactly those agents' folders, the first given winning a name;
+  // --json is the engine's reply for options.agents.
+  const list = ok(cli(['list', '--all', '--agent', 'github-copilot', '--agent', 'claude-code', ...actx]));
+  assert.match(list.stdout, /^pdf +github-copilot:project +Copilot's pdf$/m);
+  assert.match(list.stdout, /^pdf +claude-code:user +\(not loaded: name taken by .*\.github\/skills\/pdf\/SKILL\.md\)$/m);
+  assert.equal(
+    ok(cli(['list', '--json', '--agent', 'claude-code', '--agent=codex', ...actx])).stdout,
+    await raw({ op: 'discover', cwd: repo, home: ahome, options: { agents: ['claude-code', 'codex'] } }),
+  );
+  const unknown = cli(['list', '--agent', 'clade-code', ...actx]);
+  assert.equal(unknown.status, 1);
+  assert.match(unknown.stderr, /^skilldex: Unknown agent: clade-code\nDid you mean: claude-code\nKnown agents: adal, .*\n$/);
+
+  // where: the agents that reach the folder, then the rest in one line.
+  const w = ok(cli(['where', repo + '/.agents/skills/pdf', ...actx]));
+  assert.match(w.stdout, new RegExp(`^${repo}/\\.agents/skills/pdf\nAGENT +OUTCOME +NAME +VIA\n`));
+  assert.match(w.stdout, /^claude-code +loaded +pdf +.*\/home\/\.claude\/skills\/pdf-link\/SKILL\.md$/m);
+  assert.match(w.stdout, /^github-copilot +not loaded +pdf +name taken by .*\.github\/skills\/pdf\/SKILL\.md \(.*\)$/m);
+  assert.match(w.stdout, /\n\d+ agents load it, 1 reach it and do not; not in the folders of adal, .*windsurf.*\n$/);
+  assert.equal(
+    ok(cli(['where', '--json', repo + '/.agents/skills/pdf', ...actx])).stdout,
+    await raw({ op: 'where', cwd: repo, home: ahome, dir: repo + '/.agents/skills/pdf' }),
+  );
+  const notSkill = cli(['where', repo + '/.agents/skills', ...actx]);
+  assert.equal(notSkill.status, 1);
+  assert.match(notSkill.stderr, /no SKILL\.md in .*: where takes a skill folder/);
+
+  // S66: the agents' environment variables are read (not under Deno's least
+  // privilege, where the CLI has no access to the environment).
+  if (!globalThis.Deno) {
+    const moved = ok(cli(['where', '--json', repo + '/.agents/skills/pdf', '--agent', 'claude-code', ...actx], { env: { CLAUDE_CONFIG_DIR: ws + '/elsewhere' } }));
+    assert.deepEqual(JSON.parse(moved.stdout).agents, [{ agent: 'claude-code', displayName: 'Claude Code', loaded: false }]);
+  }
+
+  for (const args of [['agents', 'extra'], ['where'], ['validate', repo, '--agent', 'codex'], ['agents', '--agent', 'codex'], ['list', '--agent']]) {
+    assert.equal(cli(args).status, 2, args.join(' '));
+  }
+});

@@ -48,6 +48,15 @@ async function ok() {
   const opts: Options = { enabled: true, customDirectories: ['~/skills'], extraProviders: [{ id: 'x', displayName: 'X', priority: 1 }] };
   await sk.discover({ options: opts });
   await sk.scanDir('/d', { source: 'custom:user' });
+  const table = await sk.agents();
+  const walk: 'cwd' | 'ancestors' = table.agents[0].projectWalk;
+  const vars: string[] = table.agents[0].env;
+  await sk.discover({ options: { agents: ['claude-code', 'codex'], env: { CODEX_HOME: '/x' } } });
+  const reach = await sk.where('/w/.agents/skills/pdf', { cwd: '/w', home: '/h', options: { agents: ['codex'] } });
+  const loaded: boolean = reach.agents[0].loaded;
+  const via: string | undefined = reach.agents[0].filePath;
+  await sk.where(new URL('file:///w/.agents/skills/pdf'), { signal: AbortSignal.timeout(1000) });
+  const rawWhere: string = await call({ op: 'where', dir: '/d', cwd: '/', home: '/h' });
   await sk.listFiles('pdf');
   await sk.commands();
   const act = await sk.activate('pdf', { options: { trustedProject: false } });
