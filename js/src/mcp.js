@@ -58,8 +58,6 @@ export const MAX_MESSAGE_BYTES = 1 << 20;
 export const MAX_ENUM_BYTES = 64 << 10;
 /** Roots taken from a client (S79); more are ignored. */
 export const MAX_ROOTS = 16;
-/** Files named in activate_skill's text (S78); the rest are counted. */
-export const MAX_LISTED_FILES = 100;
 /** Resource subscriptions kept at once (S80). */
 export const MAX_SUBSCRIPTIONS = 1000;
 /** The default bound of the server instructions, in characters (S77, S53). */
@@ -132,49 +130,22 @@ const byName = (/** @type {string} */ a, /** @type {string} */ b) => {
   return la < lb ? -1 : la > lb ? 1 : a < b ? -1 : a > b ? 1 : 0;
 };
 
-const xmlEscape = (/** @type {string} */ s) =>
-  s.replace(CONTROL, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 /**
- * The text activate_skill returns for the skill name of ctx (S78): its
- * SKILL.md as resolve serves it, wrapped with its name, its folder and the
- * list of its other files, as the Agent Skills client guide suggests.
- *
- * The one place that builds it: the engine's activate(name), once there,
- * replaces this function.
+ * The text activate_skill returns for the skill name of ctx (S78): the
+ * engine's activation of it (S69, S70, S72), as every runtime gives it.
  * @param {Skilldex} engine
  * @param {string} name
  * @param {LoadContext} ctx
- * @param {string} baseDir
  */
-export async function activationText(engine, name, ctx, baseDir) {
-  const resource = await engine.resolve(skillURL(name), ctx);
-  const listing = await engine.listFiles(name, ctx);
-  const files = listing.files.filter((f) => f !== 'SKILL.md');
-  const shown = files.slice(0, MAX_LISTED_FILES);
-  let more = files.length - shown.length;
-  const lines = [
-    `<skill_content name="${xmlEscape(name)}">`,
-    resource.content.trimEnd(),
-    '',
-    `Skill directory: ${baseDir.replace(CONTROL, '\ufffd')}`,
-    `Relative paths in this skill are relative to the skill directory. Read a file with the read_skill_file tool: ${skillURL(name)}/<path>`,
-  ];
-  if (shown.length) {
-    lines.push('', '<skill_resources>');
-    for (const f of shown) lines.push(`<file>${xmlEscape(f)}</file>`);
-    if (more > 0 || listing.truncated) lines.push(`<more>${more}${listing.truncated ? '+' : ''} more files not listed</more>`);
-    lines.push('</skill_resources>');
-  }
-  lines.push('</skill_content>');
-  return lines.join('\n');
+export async function activationText(engine, name, ctx) {
+  return (await engine.activate(name, ctx)).content;
 }
 
 /**
  * activate_skill's definition for the names the model may activate (S78):
- * the name an enum of them while it stays within MAX_ENUM_BYTES. The one
- * place that builds it: the engine's toolDefinition(), once there,
- * replaces this function.
+ * the name an enum of them while it stays within MAX_ENUM_BYTES. Not the
+ * engine's toolDefinition(), which answers for one load context: the
+ * server's names come from every root it serves.
  * @param {string[]} names
  */
 export function activateToolDefinition(names) {
@@ -528,7 +499,7 @@ export async function serveMCP(opts) {
       }
       const root = entry?.root ?? roots[0];
       try {
-        return { content: [{ type: 'text', text: await activationText(engine, name, root.ctx, entry?.skill.baseDir ?? '') }] };
+        return { content: [{ type: 'text', text: await activationText(engine, name, root.ctx) }] };
       } catch (e) {
         return toolErrorFrom(e);
       }

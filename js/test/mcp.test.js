@@ -239,27 +239,14 @@ test('S78 tools: activate_skill with the names as an enum, read_skill_file; no t
   for (const t of tools) assert.deepEqual(t.annotations, { readOnlyHint: true, openWorldHint: false });
 });
 
-test('S78 activate_skill: the SKILL.md resolve serves, wrapped with name, folder and files (none outside the skill)', async () => {
+test('S78 activate_skill: the engine\'s activation of the skill (S69), none of it outside the skill', async () => {
   const { client } = shared;
   const r = await client.callTool({ name: 'activate_skill', arguments: { name: 'pdf' } });
-  const want = await engine.resolve('skill://pdf', { cwd, home });
+  const want = await engine.activate('pdf', { cwd, home });
   assert.equal(r.isError, undefined);
-  assert.deepEqual(r.content, [{
-    type: 'text',
-    text: [
-      '<skill_content name="pdf">',
-      want.content.trimEnd(),
-      '',
-      `Skill directory: ${home}/.xcsh/agent/skills/pdf`,
-      'Relative paths in this skill are relative to the skill directory. Read a file with the read_skill_file tool: skill://pdf/<path>',
-      '',
-      '<skill_resources>',
-      '<file>reference.md</file>',
-      '<file>scripts/fill.py</file>',
-      '</skill_resources>',
-      '</skill_content>',
-    ].join('\n'),
-  }]);
+  assert.deepEqual(r.content, [{ type: 'text', text: want.content }]);
+  assert.match(want.content, /^<skill_content name="pdf">/);
+  assert.deepEqual(want.resources, ['reference.md', 'scripts/fill.py']); // escape.md links out of the skill
   const unknown = await client.callTool({ name: 'activate_skill', arguments: { name: 'pfd' } });
   assert.equal(unknown.isError, true);
   assert.equal(/** @type {any} */ (unknown.structuredContent).error.code, 'UNKNOWN_SKILL');
