@@ -34,13 +34,19 @@ setup:
 	cd js && npm ci --no-audit --no-fund
 	$(MAKE) --no-print-directory tools
 
-# check-setup: make test stops at once, naming the command that installs
-# what is missing, rather than failing minutes in. (The JS dev dependencies,
-# Deno and Bun install themselves from the npm registry when missing.)
+# check-setup: what make test needs of the system (node, npm, a C compiler,
+# Chromium). Missing on a machine where it can install them (root, apt-get),
+# make test runs make setup first, so that `make test` alone works on a fresh
+# Debian machine; elsewhere it stops at once, naming the command, rather
+# than failing minutes in. (The JS dev dependencies, Deno and Bun install
+# themselves from the npm registry when missing.)
 check-setup:
 	@missing=; for c in node npm gcc; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
 	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || [ -n "$$SKILLDEX_CHROMIUM" ] || missing="$$missing chromium"; \
-	if [ -n "$$missing" ]; then echo "make test needs:$$missing. Run: make setup (as root on Debian; it installs everything make test needs)"; exit 1; fi
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "make test needs:$$missing; installing it: make setup"; $(MAKE) --no-print-directory setup; \
+	else echo "make test needs:$$missing. Run: make setup (as root on Debian; it installs everything make test needs)"; exit 1; fi
 
 ## demo: the skilldex CLI on the bundled example workspace: list the skills,
 ## explain a collision, read a skill:// resource, render the prompt
@@ -249,7 +255,7 @@ bench-go:
 
 bench-js: wasm $(if $(filter $(TOOLS)/%,$(DENO)),$(DENO))
 	@mkdir -p docs/bench
-	bash -o pipefail -c 'node js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold $(BENCH_COLD) | tee docs/bench/js.md'
+	bash -o pipefail -c 'node js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold $(BENCH_COLD) --readme | tee docs/bench/js.md'
 
 	bash -o pipefail -c '$(abspath $(DENO)) run -A js/bench/bench.mjs --sizes $(BENCH_SIZES) --cold 0 | tee docs/bench/js-deno.md'
 

@@ -85,6 +85,7 @@ const { values: flags } = parseArgs({
     oneshot: { type: 'string', default: '11' }, // one-shot runs of each variant (0: skip)
     fresh: { type: 'string', default: '7' }, // fresh processes per size timing their first and second discover() (0: skip)
     deno: { type: 'string' }, // the deno binary for the one-shot runs (default: build/tools, then PATH)
+    readme: { type: 'boolean', default: false }, // write the summary table into README.md (make bench)
   },
 });
 
@@ -407,8 +408,11 @@ console.log(`skilldex bench: ${runtime}, ${cpus.length} cores (${cpus[0]?.model.
 console.log();
 console.log('| skills | facade warm | JS floor | ratio | floor with realpath.native | ratio | fresh process: 1st call | its loop | ratio | 2nd call | ratio to JS floor | first call | after a change | complete path | memory after 1 call | after last call (calls) | growth over further calls |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+/** @type {Map<number, any>} each size's warm results, for the README summary */
+const bySize = new Map();
 for (const n of sizes) {
   const r = await warm(n);
+  bySize.set(n, r);
   const f = r.fresh;
   const freshCells = f
     ? `${f.first.toFixed(1)} ms | ${f.loopFirst.toFixed(1)} ms | **${(f.first / f.loopFirst).toFixed(2)}×** | ${f.second.toFixed(1)} ms | **${(f.second / r.floor).toFixed(2)}×**`
@@ -460,4 +464,50 @@ for (const file of ['skilldex.wasm', 'skilldex-frontmatter.wasm']) {
   if (!fs.existsSync(path.join(pkg, file))) continue;
   const m = moduleSize(file);
   console.log(`module js/${file}: ${(m.raw / 1e6).toFixed(2)} MB raw, ${(m.gzip / 1e6).toFixed(2)} MB gzip -9, ${(m.brotli / 1e6).toFixed(2)} MB brotli`);
+}
+
+if (flags.readme) writeReadmeSummary();
+
+/**
+ * The README's performance table (between its bench-summary markers): the
+ * figures of this run, which is also printed above for docs/bench/ (a test
+ * checks that every figure of the table is in docs/bench/).
+ */
+function writeReadmeSummary() {
+  const ms = (/** @type {number} */ x) => `${x.toFixed(1)} ms`;
+  const x = (/** @type {number} */ a, /** @type {number} */ b) => `**${(a / b).toFixed(2)}×**`;
+  const rows = [];
+  for (const [n, r] of bySize) {
+    rows.push([`discover(), warm, ${n} skills`, `${ms(r.facade)} against ${ms(r.floor)}: ${x(r.facade, r.floor)}`, 'the JS floor (a loop of the bare calls, warm)']);
+    rows.push([`discover() after a SKILL.md changed, ${n} skills`, `${ms(r.changed)}: ${x(r.changed, r.floor)}`, 'the JS floor']);
+    if (r.fresh) {
+      rows.push([`a fresh process's first discover(), ${n} skills`, `${ms(r.fresh.first)}: ${x(r.fresh.first, r.fresh.loopFirst)}`, 'the loop in a fresh process']);
+      rows.push([`its second discover(), ${n} skills`, `${ms(r.fresh.second)}: ${x(r.fresh.second, r.floor)}`, 'the JS floor']);
+    }
+    rows.push([`files on the complete frontmatter path, ${n} skills`, `${(100 * r.completePath).toFixed(1)}%`, '']);
+  }
+  if (once) {
+    const t = once.m;
+    for (const [name, base] of [['example: skilldex list --json', 'node -e 0'], ['example: discover() in Node', 'node -e 0'], ['example: discover() in Deno', 'node -e 0'],
+      ['1000: discover() in Node', '1000: loop in Node'], ['1000: discover() in Deno', '1000: loop in Deno'], ['1000: skilldex list --json', '1000: loop in Node']]) {
+      if (t[name] !== undefined && t[base] !== undefined) rows.push([`one-shot ${name}`, `${t[name].toFixed(1)} ms: ${x(t[name], t[base])}`, base]);
+    }
+  }
+  const m = moduleSize('skilldex.wasm');
+  rows.push(['engine module', `${(m.raw / 1e6).toFixed(2)} MB raw, ${(m.gzip / 1e6).toFixed(2)} MB gzip -9`, 'budget 4 MB']);
+  const table = [
+    `${runtime}, ${cpus.length} cores, load average ${load}; \`make bench\` writes this table (full runs in [docs/bench/](docs/bench/),`,
+    'the workspace in [docs/bench/WORKSPACE.md](docs/bench/WORKSPACE.md), what each piece of machinery gains in',
+    '[docs/PERF-NOTES.md](docs/PERF-NOTES.md)).',
+    '',
+    '| what users meet | measured | against |',
+    '|---|---|---|',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+  const readme = path.join(pkg, '..', 'README.md');
+  const text = fs.readFileSync(readme, 'utf8');
+  const begin = '<!-- bench-summary: begin -->\n', end = '<!-- bench-summary: end -->';
+  const i = text.indexOf(begin), j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error('README.md has no bench-summary markers');
+  fs.writeFileSync(readme, text.slice(0, i + begin.length) + table + '\n' + text.slice(j));
 }
