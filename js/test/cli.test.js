@@ -721,8 +721,10 @@ test('agents, --agent and where (S64-S67)', async () => {
   const list = ok(cli(['list', '--all', '--agent', 'github-copilot', '--agent', 'claude-code', ...actx]));
   assert.match(list.stdout, /^pdf +github-copilot:project +Copilot's pdf$/m);
   assert.match(list.stdout, /^pdf +claude-code:user +\(not loaded: name taken by .*\.github\/skills\/pdf\/SKILL\.md\)$/m);
+  // Under Deno the CLI reads Codex's system folder only with the grant S75's warning would name.
+  const codexRead = globalThis.Deno ? { runner: denoRun([`--allow-read=${pkgDir},${root},/etc/codex/skills`]) } : {};
   assert.equal(
-    ok(cli(['list', '--json', '--agent', 'claude-code', '--agent=codex', ...actx])).stdout,
+    ok(cli(['list', '--json', '--agent', 'claude-code', '--agent=codex', ...actx], codexRead)).stdout,
     await raw({ op: 'discover', cwd: repo, home: ahome, options: { agents: ['claude-code', 'codex'] } }),
   );
   const unknown = cli(['list', '--agent', 'clade-code', ...actx]);
