@@ -85,7 +85,7 @@ purity:
 	if [ -n "$$bad" ]; then echo "purity: $$bad; read files through core.FS instead"; exit 1; fi; \
 	echo "purity: ok, no package of core/, wire/ or the internal packages they share imports os, syscall, path/filepath, net, unsafe or wazero"
 
-# Only code written for skilldex in the tree (issue 10): no licence or
+# Only code written for skilldex in the tree: no licence or
 # notice file but the root LICENSE, no foreign copyright or licence header
 # in source; and js/THIRD_PARTY_NOTICES matches go.mod. -count=1: the
 # check reads files the test cache does not track.
@@ -203,7 +203,7 @@ test-types: js/node_modules/.package-lock.json
 test-browser: wasm js/node_modules/.package-lock.json
 	cd js && node --test browser-test/*.test.js
 
-# The Deno suite runs with the permissions it needs, not -A (issue 14): read
+# The Deno suite runs with the permissions it needs, not -A: read
 # and write files (Deno lets only unscoped grants create the corpus's
 # symlinks), run deno (the CLI tests, which run the CLI with --allow-read
 # scoped to the package and the workspace, nothing else) and npm
@@ -219,7 +219,7 @@ test-deno: wasm js/node_modules/.package-lock.json $(if $(filter $(TOOLS)/%,$(DE
 test-bun: wasm js/node_modules/.package-lock.json $(if $(filter $(TOOLS)/%,$(BUN)),$(BUN))
 	cd js && $(abspath $(BUN)) test --timeout 300000 test/*.test.js
 
-# Benchmarks (issue 6; not part of test). bench-go runs the core benchmarks
+# Benchmarks (not part of test). bench-go runs the core benchmarks
 # (BenchmarkDiscover on memfs and osfs, BenchmarkSyscallFloor: the bare OS
 # calls for the same 1000-skill tree) BENCH_ROUNDS times, interleaved, and
 # prints medians and ratios to the floor, and the share of the files a first
@@ -269,7 +269,7 @@ profile-js: wasm
 	bash -o pipefail -c 'node js/bench/profile.mjs --wasm build/skilldex.raw.wasm --size $(PROFILE_SIZE) --top 15 | tee docs/bench/profile-js.md'
 
 ## profile-cli: V8's CPU profiles of six one-shot `skilldex list --json` runs on
-## 1000 generated skills (issue 10), the shipped module's frames named from
+## 1000 generated skills, the shipped module's frames named from
 ## build/skilldex.raw.wasm; their mean to docs/bench/profile-cli.md
 profile-cli: wasm
 	@mkdir -p docs/bench
@@ -298,7 +298,7 @@ bench-peers: wasm
 	@mkdir -p docs/bench
 	bash -o pipefail -c 'node js/bench/peers.mjs --sizes $(PEERS_SIZES) | tee docs/bench/peers.md'
 
-# bench-worker (issue 12): the main thread's event-loop delay (p99, max)
+# bench-worker: the main thread's event-loop delay (p99, max)
 # during warm discoveries in worker mode against in-thread and an idle
 # baseline, and worker mode's warm discovery against in-thread; the summary
 # goes to docs/bench/worker.md.

@@ -70,7 +70,7 @@ func hasControl(s string) bool {
 // replaceControl returns s with every control character of S45 replaced by
 // U+FFFD; bytes that are not UTF-8 are kept as they are. The result is
 // allocated at its size (a description of 4096 control bytes grows to 12
-// KB: growing a builder there was a tenth of issue 16's 720-folder tree).
+// KB: growing a builder there was a tenth of the 720-folder hostile tree).
 func replaceControl(s string) string {
 	n := len(s)
 	for i := 0; i < len(s); i++ {

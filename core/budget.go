@@ -48,7 +48,7 @@ func applyReplyBudget(res *Result) {
 
 // cutToBudget takes the steps above from a reply of size bytes. A function
 // of its own, so that the usual discovery, which never takes them, does not
-// have V8 compile them (6 KB of wasm; issue 10).
+// have V8 compile them (6 KB of wasm).
 //
 //go:noinline
 func cutToBudget(res *Result, size int) {
@@ -133,7 +133,7 @@ func resultSize(res *Result) int {
 // from string lengths alone: no byte becomes more than six in a JSON string
 // (a control character's \uXXXX; a byte of invalid UTF-8 becomes the three
 // of U+FFFD). Measuring every string exactly cost 3% of discovery in the
-// wasm module (issue 13), for replies that are nearly always far below the
+// wasm module, for replies that are nearly always far below the
 // budget; resultSize runs only when this bound is over it.
 func resultBound(res *Result) int {
 	n := 64
@@ -215,7 +215,7 @@ func valueSize(v Value, depth int) int {
 // jsonStringSize is the length of s as a JSON string: quotes, escapes
 // (\uXXXX for a control character without a short form) and U+FFFD for
 // each byte of invalid UTF-8. Valid text is counted byte by byte from
-// jsonWidth, without decoding it (the 720-folder tree of issue 16 has 46
+// jsonWidth, without decoding it (the 720-folder hostile tree has 46
 // MB of frontmatter to measure; the decoding loop was a third of the
 // module's discovery time).
 func jsonStringSize(s string) int {

@@ -55,7 +55,7 @@ func Discover(ctx context.Context, fsys FS, cwd, home string, opts Options) (*Re
 }
 
 // Discover and the functions below are split where they are because of
-// how V8 runs Go's wasm (issue 10): Go compiles a function to one wasm loop
+// how V8 runs Go's wasm: Go compiles a function to one wasm loop
 // whose every taken branch jumps back to its head, and V8's baseline
 // compiler charges each such jump its distance in machine code against the
 // function's budget for optimisation. A loop inside a large function
@@ -127,7 +127,7 @@ func scanContext(ctx context.Context, fsys FS, cwd, home string, opts *Options) 
 // all their candidates, and returns the array (empty): Discover's merger
 // then keeps the skills it accepts in the same array rather than copying
 // them all into a second (a 1,000-skill discovery: 256 KB less, in a
-// one-shot process pages of linear memory touched for nothing; issue 10).
+// one-shot process pages of linear memory touched for nothing).
 // A root cannot find more skills than its candidates; if one did, its
 // slice would grow away from the array, which stays correct.
 //

@@ -24,7 +24,7 @@ import (
 )
 
 // FuzzDiscover runs whole discovery (SPEC sections 3 to 5) over random
-// in-memory trees built from the fuzz input (issue 7): skills in every
+// in-memory trees built from the fuzz input: skills in every
 // provider's roots, the claude-plugins registry, custom directories and an
 // extra provider; symlinked copies, loops, dangling links and long link
 // chains; name collisions; bad YAML, binary bytes, deep nesting, oversized
@@ -281,7 +281,7 @@ func (w *fuzzWorld) computeSlots() {
 		w.registry = []byte(`{"plugins":{"p@m":[{"scope":"user","installPath":"/plug/p"},` +
 			`{"scope":"project","installPath":"/plug/p/","projectPath":"/"}]}}`)
 		// The project entry names the folder the user entry names: it is
-		// dropped before scanning (each folder is scanned once, issue 16).
+		// dropped before scanning (each folder is scanned once).
 		plugin("p", "/plug/p", "user")
 	case 6:
 		w.registry = []byte(`{"plugins":{"p@m":[{"scope":"user","installPath":"/plug/p"}]}}`)
@@ -822,7 +822,7 @@ func (w *fuzzWorld) check(t *testing.T) {
 		t.Fatalf("second call differs:\n%s\n%s", got, again)
 	}
 	// With a frontmatter cache: its first discovery fills it, the second
-	// reads from it; both give the same bytes (issue 13).
+	// reads from it; both give the same bytes.
 	cached := w.opts
 	cached.FrontmatterCache = &core.FrontmatterCache{}
 	for i := range 2 {
@@ -1162,7 +1162,7 @@ func (w *fuzzWorld) registryStands() bool {
 // pluginScanned reports whether the plugin slot is scanned: the registry
 // reads as written, and no plugin before it in the registry has a skills
 // folder with the same realpath (or, without one, the same path). Each
-// folder is scanned once, for the first entry that names it (issue 16):
+// folder is scanned once, for the first entry that names it:
 // a later one would find the same files again.
 func (w *fuzzWorld) pluginScanned(slot fuzzSlot) bool {
 	if !w.registryStands() {

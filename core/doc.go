@@ -85,7 +85,7 @@
 //   - Registry entries whose <installPath>/skills has the realpath of a
 //     folder an earlier entry (in JSON order) already names are dropped
 //     before scanning, without a warning: each plugin folder is scanned
-//     once (issue 16: 10000 entries naming one folder cost a million
+//     once (10000 entries naming one folder cost a million
 //     reads). Their skills would have been S25 realpath losers, so skills
 //     are unchanged; those losers are no longer listed in Shadowed.
 //   - Custom-directory warnings are not prefixed with a display name; they

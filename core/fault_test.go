@@ -23,7 +23,7 @@ import (
 	"github.com/skilldex/skilldex/wire"
 )
 
-// Fault tests (issue 7): the filesystem misbehaves under one skill, and
+// Fault tests: the filesystem misbehaves under one skill, and
 // discovery reports it with the path and the code, or skips it silently
 // where SPEC S11/S12 say so, and loads every neighbour. Each case runs on
 // memfs and on the OS (osfs over a temporary directory); where both run,
@@ -580,7 +580,7 @@ func (p panicFS) ReadDir(path string) ([]core.DirEntry, error) {
 
 // TestCall_panickingFS: a panic inside a call (here from the filesystem)
 // comes back as an INTERNAL error reply, never as a crash, and the next
-// call on the same filesystem works (issue 7; wasm/ABI.md: panics never
+// call on the same filesystem works (wasm/ABI.md: panics never
 // trap).
 func TestCall_panickingFS(t *testing.T) {
 	t.Parallel()

@@ -14,13 +14,13 @@ import (
 // unchanged: the file is still read (a cache never answers for the
 // filesystem), but its frontmatter is not scanned again. The result is a
 // function of those bytes alone, so a discovery gives the same bytes with
-// or without a cache (S42); the scan's cost is all it saves (issue 13: a
+// or without a cache (S42); the scan's cost is all it saves (a
 // fifth of a warm 1,000-skill discovery in the wasm module).
 //
 // An entry is named by SipHash-2-4-128 of the bytes (internal/siphash)
 // under a key each cache draws at its first discovery, not by the bytes
 // themselves: keeping them, to compare whole, took 450 bytes a skill, and
-// at 10,000 skills put the wasm module over issue 13's 32 MiB of linear
+// at 10,000 skills put the wasm module over the 32 MiB target of linear
 // memory. Two frontmatters share a name only by a collision of a keyed
 // 128-bit function that a SKILL.md's author cannot compute (the key and
 // the sums never leave the process), so a result is never another
@@ -65,7 +65,7 @@ func entryCost(raw string) int { return len(raw) + cachedOverhead }
 // files and holds at most maxCachedBytes: 10,000 typical skills take about
 // 5.6 MB (a frontmatter's JSON of ~400 bytes and an entry's overhead).
 // Keyed by the bytes themselves, 10,000 skills had taken the wasm module's
-// linear memory from 28.5 to 36.5 MiB, over issue 13's bound of 32.
+// linear memory from 28.5 to 36.5 MiB, over the 32 MiB target.
 const (
 	maxCachedSkills = 12000
 	maxCachedBytes  = 8 << 20

@@ -14,7 +14,7 @@ import (
 
 // TestFrontmatterCache_discoveries: an editor's run of discoveries with one
 // FrontmatterCache, the workspace edited between them, gives at every step
-// the bytes of a discovery without a cache (S42, issue 13), and the
+// the bytes of a discovery without a cache (S42), and the
 // unchanged skills come from the cache.
 func TestFrontmatterCache_discoveries(t *testing.T) {
 	fs := memfs.New()

@@ -7,7 +7,7 @@ import (
 )
 
 // A FrontmatterCache changes no result (S42): what the direct path gives
-// from the cache is what it gives by scanning (issue 13).
+// from the cache is what it gives by scanning.
 
 // checkCached runs skillFrontmatterInto on each SKILL.md in docs twice:
 // through a frontmatterJSON with the shared cache c, and through one

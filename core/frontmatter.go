@@ -8,7 +8,7 @@ import (
 	"github.com/skilldex/skilldex/internal/fmrules"
 )
 
-// Limits that keep a host alive whatever a SKILL.md holds (issue 7). A
+// Limits that keep a host alive whatever a SKILL.md holds. A
 // frontmatter over either limit makes [SkillFile.Reject] non-empty.
 const (
 	// MaxFrontmatterBytes bounds the frontmatter text between the two
@@ -142,7 +142,7 @@ func findFrontmatter[T string | []byte](b T) fmSpan {
 // lineEnd returns the end of the line of b that starts at pos and the start
 // of the next one; ok is false for a last line without a line break.
 // indexLineBreak goes eight bytes at a time: a 64 KB line costs a byte
-// loop nowhere (issue 16).
+// loop nowhere.
 func lineEnd[T string | []byte](b T, pos int) (end, next int, ok bool) {
 	rest := b[pos:]
 	n := indexLineBreak(rest)
@@ -206,7 +206,7 @@ func DecodeText(data []byte) string {
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		data = data[3:]
 	}
-	// IndexByte and utf8.Valid go a word at a time (issue 16: a byte loop
+	// IndexByte and utf8.Valid go a word at a time (a byte loop
 	// here cost 0.2 s over 720 frontmatters of 64 KB in the module).
 	if bytes.IndexByte(data, '\r') < 0 && utf8.Valid(data) {
 		return string(data)

@@ -7,7 +7,7 @@ import (
 )
 
 // The fast path (yaml_scan.go) must give exactly what the complete path
-// gives whenever it accepts a frontmatter (issue 6, SPEC S6).
+// gives whenever it accepts a frontmatter (SPEC S6).
 
 // checkScanner compares the two paths on src. It reports whether the
 // scanner accepted src.
@@ -534,7 +534,7 @@ func TestScanInvalidYAML(t *testing.T) {
 		"a: é: b\n",
 		"a: b: c\nz: |\n  text\n",
 		"a: b,c: d\n",
-		// A control character yaml.v3's reader refuses (issue 16 item 2):
+		// A control character yaml.v3's reader refuses:
 		// the text before it is in the subset, so nothing fails earlier.
 		"description: \x01\x01\x01\n",
 		"description: " + strings.Repeat("\x01", 64*1024-40) + "\n",

@@ -16,7 +16,7 @@ import (
 // that fills its buffer costs the host an fstat for the file's size (a
 // short one is settled by the read alone, ABI.md#read_file_within). At
 // 4 KiB, 57% of the benchmark's files (1-8 KB) filled it: 8 KiB made a
-// read under Deno 15% cheaper, under Node 6% (issue 13).
+// read under Deno 15% cheaper, under Node 6%.
 const (
 	headFirstRead = 8 << 10
 	// maxHeadBytes bounds what discovery reads of one SKILL.md. A
@@ -89,7 +89,7 @@ func readSkillHead(fsys FS, file string, buf *[]byte) (skillHead, error) {
 // lastLineBreak is bytes.LastIndexAny(b, "\n\r"). The last line is
 // usually short, so it looks back a little first; past that it goes
 // forward with IndexByte (a word at a time, in wasm too): a 64 KB line of
-// control characters (issue 16) made the backward byte loop a cost.
+// control characters made the backward byte loop a cost.
 func lastLineBreak(b []byte) int {
 	const near = 256
 	for i := len(b) - 1; i >= 0 && i >= len(b)-near; i-- {

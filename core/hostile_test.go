@@ -16,7 +16,7 @@ import (
 	"github.com/skilldex/skilldex/fsadapter/memfs"
 )
 
-// Hostile contents (issue 7): a SKILL.md or a folder name that is not what
+// Hostile contents: a SKILL.md or a folder name that is not what
 // a person writes costs at most that skill, with a warning naming the file
 // and the limit, and never its neighbours. Same fixture and runner as
 // fault_test.go: each case on memfs and on the OS, byte-identical JSON.
@@ -76,7 +76,7 @@ func TestDiscover_hostileContents(t *testing.T) {
 		{name: "S4 a BOM and blank lines: not empty, so a skill named by its folder", build: writeFile(fFile, "\xEF\xBB\xBF\r\n\r\n"),
 			loaded: map[string]string{"broken": ""}},
 
-		// Size and depth limits (S6, issue 7).
+		// Size and depth limits (S6).
 		{name: "S6 frontmatter of exactly 64 KiB loads", build: writeFile(fFile, "---\n"+exact+"---\n"),
 			loaded: map[string]string{"big": "just fits"}},
 		{name: "S6 frontmatter over 64 KiB: skipped with a warning", build: writeFile(fFile, "---\n"+exact+"k2: v\n---\n"),

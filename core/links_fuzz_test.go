@@ -14,7 +14,7 @@ import (
 )
 
 // Fuzzing what a skill's links can make the engine read after discovery
-// (issue 16; SPEC S31, S33, S43, S44): FuzzListFiles and FuzzExpand build a
+// (SPEC S31, S33, S43, S44): FuzzListFiles and FuzzExpand build a
 // tree whose link slots the input fills, discover it, then rebuild the tree
 // from a second set of slot states (a link swapped in after discovery, as a
 // racer would) and call listFiles, resolve and expandCommand on every

@@ -200,7 +200,7 @@ func checkPromptStructure(t *testing.T, text string, names []string) {
 	}
 }
 
-// S46 (issue 16 item 12): a description cannot forge a heading, a fence or
+// S46: a description cannot forge a heading, a fence or
 // an HTML block, or end the list early; names are rendered literally.
 func TestRenderPrompt_markdownCannotBeForged(t *testing.T) {
 	t.Parallel()

@@ -146,7 +146,7 @@ func codexProvider() provider {
 //
 // Not inlined: inlined at each of its call sites, it made a copy of its
 // closure for each (four of 3.2 KB of wasm, every one of which a fresh
-// instance's first discovery had V8 compile; issue 10).
+// instance's first discovery had V8 compile).
 //
 //go:noinline
 func dirProvider(p Provider) provider {
@@ -248,7 +248,7 @@ func claudePluginItems(fsys FS, cwd, home string, _ []string, _ string) []provid
 			Message: "Failed to parse plugin registry: " + file}}}
 	}
 	var items []providerItem
-	// Each skills folder is scanned once (issue 16): entries whose
+	// Each skills folder is scanned once: entries whose
 	// <installPath>/skills has the realpath of one already taken (or, when
 	// it has none, the same cleaned path) are dropped, the first in JSON
 	// order kept. A scan of them would only find the same files again,

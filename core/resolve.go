@@ -449,7 +449,7 @@ func (w *skillWalker) walk(ctx context.Context, dir, rel, real string, depth int
 			if err != nil || outside && t != TypeFile {
 				// Only the file itself: a SKILL.md swapped for a link to a
 				// directory after discovery is not walked (S33; found by
-				// FuzzListFiles, issue 16).
+				// FuzzListFiles).
 				continue
 			}
 			typ, childReal = t, r

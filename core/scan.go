@@ -73,8 +73,7 @@ func scanRoot(ctx context.Context, fsys FS, spec scanSpec) scanOutcome {
 // Discovery lists every root before it scans any (scanContext), so that
 // one read-ahead hint can name the SKILL.md reads of all of them
 // (hintSkillReads): a hint per root left the host's reader idle between
-// roots and cost the engine's thread a message and a wake-up each
-// (issue 13).
+// roots and cost the engine's thread a message and a wake-up each.
 //
 //go:noinline
 func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
@@ -116,7 +115,7 @@ func listRoot(fsys FS, spec scanSpec) (*rootScan, scanOutcome) {
 // jump its distance in machine code against the function's budget for
 // optimisation, so a loop body this size had the whole scan (18 KB of
 // wasm) optimised within the first root, which a one-shot process then
-// waited for at exit (issue 10, see [scanContext]).
+// waited for at exit (see [scanContext]).
 //
 //go:noinline
 func (r *rootScan) scan(ctx context.Context) scanOutcome {
@@ -166,12 +165,12 @@ type rootScan struct {
 // next (scanContext): buffers reused from file to file and arenas still
 // being filled. One per root left a part-filled chunk or two and a read
 // buffer behind each: about 23 KB a root, in a one-shot process pages of
-// linear memory touched for nothing (issue 10).
+// linear memory touched for nothing.
 type scanScratch struct {
 	buf  []byte          // the read buffer of readSkillHead
 	fast frontmatterJSON // the direct path's buffers
 	// keep holds the skills' paths and frontmatter JSON: they share a few
-	// allocations (issue 13: each was an allocation a skill in wasm).
+	// allocations (each was an allocation a skill in wasm).
 	keep stringArena
 }
 
@@ -200,7 +199,7 @@ func newRootScan(fsys FS, spec *scanSpec, entries []DirEntry, out scanOutcome) *
 			}
 		}
 	}
-	// The skills' Maps share one allocation (issue 13: each was an
+	// The skills' Maps share one allocation (each was an
 	// allocation a skill in wasm).
 	r.maps = make([]Map, 0, r.candidates)
 	return r
@@ -644,7 +643,7 @@ func sortSkills(list []Skill) {
 
 // lowerName is strings.ToLower(s), which first looks at s a byte at a
 // time; names are nearly always lower-case ASCII already, which this
-// checks eight bytes at a time (issue 13).
+// checks eight bytes at a time.
 func lowerName(s string) string {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
@@ -697,7 +696,7 @@ func compareS15(nameA, fileA, nameB, fileB string) int {
 // [Prefetcher]): the SKILL.md of each plain folder of each root whose
 // realpath is itself, with the buffer readSkillHead reads a head into
 // first. One hint names them all: a new hint replaces the last, and a hint
-// per root left the host's reader idle between roots (issue 13). One read
+// per root left the host's reader idle between roots. One read
 // is no hint.
 func hintSkillReads(p Prefetcher, roots []*rootScan) {
 	const name = "/SKILL.md\x00"

@@ -10,7 +10,7 @@ import (
 	"github.com/skilldex/skilldex/internal/jsontext"
 )
 
-// This file is the fast path of discovery's frontmatter (issue 13): the
+// This file is the fast path of discovery's frontmatter: the
 // subset scanner of yaml_scan.go (one grammar walk, yamlScanner, with this
 // file's frontmatterJSON as its output) writing the compact JSON of the
 // mapping straight into a reused buffer, without building Values, and noting where
@@ -113,7 +113,7 @@ func (j *frontmatterJSON) scan(src string, plain bool) bool {
 // or ends in ':' once trailing spaces are cut, which the scanner declines:
 // that is a ':' followed by a space or by the end. It is one pass where
 // strings.Index and strings.Contains made three, and skips eight bytes
-// at a time while they hold neither ':' nor '#' (issue 13).
+// at a time while they hold neither ':' nor '#'.
 func plainEnd(text string) (end int, ok bool) {
 	for i := 0; i < len(text); i++ {
 		for i+8 <= len(text) {

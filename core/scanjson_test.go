@@ -9,7 +9,7 @@ import (
 
 // The direct path (scanjson.go) must give, whenever it accepts a
 // frontmatter, the bytes of the Map path's JSON and the same skill fields
-// (issue 13). Its declines are allowed (the Map path then runs), but only
+//. Its declines are allowed (the Map path then runs), but only
 // where the file says they happen: checkDirect checks those too.
 
 // checkDirect compares the direct path with scanFrontmatter + the JSON

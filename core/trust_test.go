@@ -15,7 +15,7 @@ import (
 	"github.com/skilldex/skilldex/wire"
 )
 
-// Regression tests of issue 16 (SPEC S43-S45) that need more than a
+// Regression tests of the adversarial review (SPEC S43-S45) that need more than a
 // conformance case: sizes too large to commit, call counts.
 
 // countingFS counts ReadDir calls.
@@ -30,8 +30,7 @@ func (c *countingFS) ReadDir(p string) ([]core.DirEntry, error) {
 }
 
 // TestListFiles_linksLinear: 56 directory links over 7 levels made
-// ListFiles walk every path through them (299,594 paths in 55 s, issue 16
-// item 5). Each directory is now entered once by realpath (S45): the
+// ListFiles walk every path through them (299,594 paths in 55 s). Each directory is now entered once by realpath (S45): the
 // listing holds each real file once and ReadDir runs once per directory.
 func TestListFiles_linksLinear(t *testing.T) {
 	t.Parallel()
@@ -85,8 +84,7 @@ func TestListFiles_cap(t *testing.T) {
 }
 
 // TestResolve_bounds: a resolve target over 8 MiB and a SKILL.md to expand
-// over 1 MiB are TOO_LARGE with the size and the limit (S45; issue 16
-// items 4 and 11: the whole file used to be read, a 200 MB one ran the
+// over 1 MiB are TOO_LARGE with the size and the limit (S45: the whole file used to be read, a 200 MB one ran the
 // wasm instance out of memory). Exactly at the limit still reads.
 func TestResolve_bounds(t *testing.T) {
 	t.Parallel()
@@ -120,7 +118,7 @@ func TestResolve_bounds(t *testing.T) {
 }
 
 // TestResolve_longURL: a 256 KB URL to a missing target took minutes (a
-// realpath per ancestor, issue 16 item 9); past 4096 bytes it is now
+// realpath per ancestor); past 4096 bytes it is now
 // INVALID_URL before any filesystem call (S45).
 func TestResolve_longURL(t *testing.T) {
 	t.Parallel()
@@ -249,7 +247,7 @@ func TestDiscover_replyBudget(t *testing.T) {
 
 // TestDiscover_pluginRegistryDeduped: 10000 registry entries naming one
 // 100-skill plugin folder (directly, through a link, and unclean) cost a
-// million reads and 1.27 GB (issue 16, "also seen"). Each folder is now
+// million reads and 1.27 GB ("also seen"). Each folder is now
 // scanned once, by the realpath of <installPath>/skills: the reads are
 // those of one scan, and the skills are the first entry's.
 func TestDiscover_pluginRegistryDeduped(t *testing.T) {

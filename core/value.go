@@ -34,7 +34,7 @@ type Map struct {
 	// jsonSize is valueSize of the Map once compactMap has measured it
 	// (0: not measured). compactMap keeps a Map as a tree when escapes
 	// make its JSON large, and the reply budget measures it again: on the
-	// 720 64 KB frontmatters of control characters of issue 16 that was a
+	// 720 64 KB frontmatters of control characters of the hostile tree that was a
 	// second pass over 46 MB. Set clears it.
 	jsonSize int
 }

@@ -11,7 +11,7 @@ import (
 // passes (S4's decoding, the subset's character check, the JSON writer).
 // Most frontmatter is plain ASCII, so one pass asks that question eight
 // bytes at a time, and the passes after it are skipped when the answer is
-// yes (issue 13). jsontext.Word8 reads the eight bytes in one 64-bit load,
+// yes. jsontext.Word8 reads the eight bytes in one 64-bit load,
 // in wasm too.
 
 // plainASCIIRun returns how many bytes at the start of s are ASCII other

@@ -11,7 +11,7 @@ import (
 )
 
 // This file is the fast path of SPEC S6 for the YAML that SKILL.md files
-// actually hold (issue 6): one pass over the lines, no yaml.Node tree, the
+// actually hold: one pass over the lines, no yaml.Node tree, the
 // strings of the result sliced from the source. One grammar walk
 // (yamlScanner) has two outputs: a tree of Values (scanFrontmatter, for
 // ParseSkillFile and as discovery's fallback) and JSON written as it reads
@@ -82,7 +82,7 @@ const colonReason = "mapping values are not allowed in this context"
 // document line by line, without error, up to that line and fails there
 // with colonReason; S7's recovery and warning (fmrules) need nothing more,
 // so the complete path, and in wasm the frontmatter module it lives in,
-// is not needed for it (issue 10). m is then partial: callers use only
+// is not needed for it. m is then partial: callers use only
 // colon.
 func scanYAML(src string) (m *Map, colon int, ok bool) {
 	m, colon, _, ok = scanYAMLWide(src)
@@ -236,7 +236,7 @@ const controlReason = "control characters are not allowed"
 //
 //   - colonReason, for the unquoted ": " of scanYAML, on the line of the
 //     first such value;
-//   - controlReason, for a control character (issue 16 item 2: 720 copies
+//   - controlReason, for a control character (720 copies
 //     of a 64 KB description of \x01 bytes each went through the
 //     frontmatter module and came back as 384 KB of escaped JSON). yaml.v3
 //     reads its input in 512-byte chunks and checks each character as it
@@ -315,7 +315,7 @@ type yamlScanner struct {
 	pos int // the start of the current line
 	// The end of the line starting at lineAt (the index of its '\n', or
 	// len(src)), found by line() for advance(), which would search for it
-	// again: in wasm each search is a call and a loop (issue 13).
+	// again: in wasm each search is a call and a loop.
 	lineAt, lineEnd int
 	// j, when not nil, is where the walk writes the document as JSON
 	// (scanjson.go's direct path) instead of building Values: one grammar,
@@ -443,7 +443,7 @@ func scanKey(line string) (key, rest string, ok bool) {
 func isScanKeyByte(c byte) bool { return scanKeyBytes[c] }
 
 // scanKeyBytes marks [A-Za-z0-9_.-]: one load a byte where the ranges took
-// six comparisons (issue 13).
+// six comparisons.
 var scanKeyBytes = func() (t [256]bool) {
 	for c := range t {
 		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
@@ -919,7 +919,7 @@ func flowItems(text string, item func(s string, quoted bool) bool) (rest string,
 // common scalar, without escapes, is found with a word-at-a-time search;
 // the rest is read byte by byte out of line (scanQuotedEscaped): in V8 a
 // byte loop inside a large wasm function gets that function optimised
-// after a few scalars (issue 10).
+// after a few scalars.
 func scanQuoted(text string) (string, string, bool) {
 	i := 1
 	if text[0] == '\'' {

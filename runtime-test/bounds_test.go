@@ -12,7 +12,7 @@ import (
 
 // TestModule_boundedReads: a 200 MB file inside a skill, under the 256 MiB
 // bound of one host import result, ran the instance out of memory (3.5 GB
-// RSS, issue 16 item 11). The module now asks the host for at most 8 MiB
+// RSS). The module now asks the host for at most 8 MiB
 // (S45): the reply is TOO_LARGE with the size, the linear memory stays
 // small, and the instance answers the next call.
 func TestModule_boundedReads(t *testing.T) {

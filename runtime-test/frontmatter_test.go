@@ -11,7 +11,7 @@ import (
 	"github.com/skilldex/skilldex/wasmhost"
 )
 
-// TestFrontmatterModule_lazy (issue 10): the engine module reaches the
+// TestFrontmatterModule_lazy: the engine module reaches the
 // complete frontmatter path only through parse_frontmatter, so a workspace
 // whose SKILL.md files the fast scanner accepts never loads the frontmatter
 // module; one file the scanner declines (or validate) loads it, and its

@@ -27,7 +27,7 @@ func (b *blockingFS) ReadDir(p string) ([]core.DirEntry, error) {
 
 // TestEngine_doneContextDoesNotWait: while one call is stuck in a blocking
 // filesystem, a second Call whose deadline passes returns ctx.Err() instead
-// of waiting for the engine forever (issue 16 item 10; the package doc's
+// of waiting for the engine forever (the package doc's
 // promise for a done context).
 func TestEngine_doneContextDoesNotWait(t *testing.T) {
 	fsys := &blockingFS{FS: memfs.New(), entered: make(chan struct{}), release: make(chan struct{})}

@@ -355,7 +355,7 @@ func (e *Engine) Call(ctx context.Context, request []byte) ([]byte, error) {
 	}
 	// Wait for the running call to end, but no longer than ctx allows: a
 	// call stuck in a blocking filesystem must not hold a caller whose
-	// deadline passes forever (issue 16 item 10).
+	// deadline passes forever.
 	select {
 	case e.turn <- struct{}{}:
 	case <-ctx.Done():

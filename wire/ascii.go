@@ -13,7 +13,7 @@ import (
 // parses the reply gets what it would have got; it exists for hosts whose
 // runtime makes a string from ASCII bytes much faster than from UTF-8
 // (Node makes a large Latin-1 string external, almost free, and V8 parses
-// one-byte strings faster than two-byte ones; issue 13).
+// one-byte strings faster than two-byte ones).
 //
 // Escaping blindly over the whole reply is correct because in JSON text a
 // byte over 0x7F can only occur inside a string, where an escape stands
@@ -40,7 +40,7 @@ import (
 // shrinks).
 //
 // In the wasm module every function, call, bounds check and branch costs
-// code, and the engine module has a budget (4,000,000 bytes, issue 10):
+// code, and the engine module has a budget (4,000,000 bytes):
 // one loop does both passes, and the growth is appended a byte at a time
 // (a few bytes a character) rather than made.
 func escapeNonASCII(b []byte, start int) []byte {

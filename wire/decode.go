@@ -13,7 +13,7 @@ import (
 // (the messages name core.Request, core.Options and core.Provider, as they
 // did before this package existed: they are part of the corpus's replies).
 // encoding/json itself is large, slow to start and reflection-based inside
-// the wasm module (issue 6).
+// the wasm module.
 
 // newMap is the object type requests and frontmatter decode into.
 func newMap() jsontext.Object { return &core.Map{} }

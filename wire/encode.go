@@ -260,7 +260,7 @@ func (w *writer) skill(s *core.Skill) {
 	w.RawStr(`,"provider":`, s.Provider)
 	w.RawStr(`,"providerName":`, s.ProviderName)
 	w.RawStr(`,"level":`, s.Level)
-	if s.SourcePath == s.FilePath { // usually: its JSON is copied, not escaped again (issue 13)
+	if s.SourcePath == s.FilePath { // usually: its JSON is copied, not escaped again
 		w.B = append(append(w.B, `,"sourcePath":`...), w.B[fileStart:fileEnd]...)
 	} else {
 		w.RawStr(`,"sourcePath":`, s.SourcePath)
@@ -279,7 +279,7 @@ func (w *writer) skill(s *core.Skill) {
 
 // skillOptional writes the members a skill has only when its frontmatter
 // sets them. Out of line: few skills have them, and what skill does not
-// hold V8 does not optimise with it (issue 10).
+// hold V8 does not optimise with it.
 //
 //go:noinline
 func (w *writer) skillOptional(s *core.Skill) {
@@ -340,7 +340,7 @@ func (w *writer) diagnosticTail(d *core.Diagnostic) {
 
 // list writes items as a JSON array, each item with write. Out of line,
 // like the size hints: a loop inlined into a large function (appendResult)
-// makes V8 optimise that whole function within one call (issue 10).
+// makes V8 optimise that whole function within one call.
 //
 //go:noinline
 func list[T any](w *writer, items []T, write func(*writer, *T)) {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestSkillPathsCopied: writer.skill copies the JSON of sourcePath from
-// filePath's when they are the same (issue 13); the bytes must be what
+// filePath's when they are the same; the bytes must be what
 // escaping each gives, for paths that need escapes, hold invalid UTF-8, or
 // differ.
 func TestSkillPathsCopied(t *testing.T) {

@@ -152,7 +152,7 @@ func (req *Request) options() (core.Options, error) {
 
 // frontmatterCache serves every discovery of this process (in the wasm
 // module, of this instance) but the first: a host discovers again and
-// again, and most SKILL.md files have not changed in between (issue 13).
+// again, and most SKILL.md files have not changed in between.
 // Replies only serialize the skills, which is all the cache asks of them.
 //
 // The first discovery goes without it, so that a process that discovers

@@ -39,7 +39,7 @@ func discoverCases(t *testing.T) []*corpus.Case {
 
 // TestSessionReusesUnchangedDiscovery: a session's third discovery of an
 // unchanged tree is answered from the second's reply, and every reply is
-// the bytes wire.Call gives (S42, issue 13), on every discover case of the
+// the bytes wire.Call gives (S42), on every discover case of the
 // corpus, faults included.
 func TestSessionReusesUnchangedDiscovery(t *testing.T) {
 	for _, c := range discoverCases(t) {
@@ -63,7 +63,7 @@ func TestSessionReusesUnchangedDiscovery(t *testing.T) {
 // time: each file rewritten with the same number of bytes, a new skill in
 // each directory, each entry removed, each symlink pointed at its parent
 // folder instead. The session's next reply must be what a fresh discovery
-// of the changed tree gives (issue 13: a reused reply is never stale).
+// of the changed tree gives (a reused reply is never stale).
 func TestSessionSeesEveryChange(t *testing.T) {
 	newSkill := []byte("---\nname: added-later\ndescription: Appeared after the last discovery.\n---\n")
 	tried, reused := 0, 0

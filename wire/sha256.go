@@ -3,7 +3,7 @@ package wire
 import "math/bits"
 
 // sum256 is SHA-256 (FIPS 180-4) for S54's digest, instead of crypto/sha256, which made the module 148,802
-// bytes larger (4,096,181 against 3,947,379, Go 1.26, issue 12: built both ways; not the ≈630 KB once claimed).
+// bytes larger (4,096,181 against 3,947,379, Go 1.26: built both ways; not the ≈630 KB once claimed).
 // sha256_test.go checks it against crypto/sha256. (Three lines: the module's line table stays the same.)
 func sum256(data []byte) [32]byte {
 	h := [8]uint32{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}

@@ -8,7 +8,7 @@ import "crypto/sha256"
 // the CPU's SHA instructions where it has them: sum256 exists only for the
 // module's size, and natively it was a third of a 1,000-skill discovery in
 // memory (go test ./core -bench Discover/memfs: 15.6 ms with it, 9.8 with
-// crypto/sha256, for a 1 MB reply; issue 13).
+// crypto/sha256, for a 1 MB reply).
 func init() {
 	UseSHA256(func(data []byte, sum *[32]byte) bool {
 		*sum = sha256.Sum256(data)

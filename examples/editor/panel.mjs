@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // An editor's skills panel, in a terminal: what an editor extension does
-// with skilldex (issue 12). It opens a workspace with the worker engine (so
+// with skilldex. It opens a workspace with the worker engine (so
 // discovery never blocks the editor's thread), prints the skills, prints
 // each change as it happens, and answers "which skills apply to this file?"
 // for every path typed on stdin. EOF or "quit" closes it.

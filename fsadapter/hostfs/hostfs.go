@@ -234,7 +234,7 @@ func (f *FS) ReadDir(path string) ([]core.DirEntry, error) {
 	}
 	entries := make([]core.DirEntry, 0, count)
 	// The names share one allocation (a string each was one allocation
-	// per entry, issue 13); a strings.Builder never changes what it wrote.
+	// per entry); a strings.Builder never changes what it wrote.
 	var names strings.Builder
 	names.Grow(total)
 	for i := 0; i < len(b); {

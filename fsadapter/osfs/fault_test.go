@@ -15,7 +15,7 @@ import (
 	"github.com/skilldex/skilldex/fsadapter/osfs"
 )
 
-// Fault tests of the OS adapter (issue 7): what the disk does between two
+// Fault tests of the OS adapter: what the disk does between two
 // calls of the engine, special files, huge and endless files, odd names.
 // Every answer is a *core.PathError with the kernel's code (S2), never a
 // hang or an unbounded read.

@@ -18,7 +18,7 @@ import (
 	"github.com/skilldex/skilldex/fsadapter/osfs"
 )
 
-// Regression tests of issue 16 on the real OS: what a racer changing the
+// Regression tests of the adversarial review on the real OS: what a racer changing the
 // tree during a call can make the engine read (SPEC S44), and bounds on
 // files the OS can make endless (S45).
 
@@ -43,7 +43,7 @@ func raceCalls(t *testing.T, n int) int {
 
 // TestOSFS_resolveRace: while a racer swaps skill://x/ref.txt between a
 // file and a link to a file outside the skill, Resolve never returns the
-// outside bytes (issue 16 item 8: 21 of 200 native resolves did). Both
+// outside bytes (21 of 200 native resolves did). Both
 // realpath flavours, so both checks of the opened file (the kernel's name
 // for the descriptor, and device + inode) are exercised.
 func TestOSFS_resolveRace(t *testing.T) {
@@ -148,7 +148,7 @@ func TestOSFS_discoverFIFORace(t *testing.T) {
 
 // TestOSFS_boundedReads: a 200 MB file inside a skill, a SKILL.md over
 // 1 MiB and a context file that never ends (/proc/self/pagemap) are
-// refused without being read whole (issue 16 items 4 and 11; S45).
+// refused without being read whole (S45).
 func TestOSFS_boundedReads(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

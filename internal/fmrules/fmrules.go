@@ -20,7 +20,7 @@ import (
 	"unicode/utf8"
 )
 
-// Limits that keep a host alive whatever a SKILL.md holds (issue 7); core
+// Limits that keep a host alive whatever a SKILL.md holds; core
 // exports them as MaxFrontmatterBytes and MaxFrontmatterDepth.
 const (
 	// MaxBytes bounds the frontmatter text between the two delimiter
@@ -105,7 +105,7 @@ func ResolveScalar(tag, in string) (rtag string, v any, unsigned bool) {
 // is b, an !!int or !!float is f, a !!null nothing, and any other tag
 // (!!str, !!timestamp) stands for in itself. Boxing in as an interface
 // allocated in the wasm module's hot path for every plain value that looks
-// like a number or a keyword and is not one (issue 13).
+// like a number or a keyword and is not one.
 func ResolveScalarParts(tag, in string) (rtag string, f float64, b bool, unsigned bool) {
 	if tag == TagStr || tag == TagBinary {
 		return TagStr, 0, false, false
@@ -142,7 +142,7 @@ func ResolveScalarParts(tag, in string) (rtag string, f float64, b bool, unsigne
 // resolveNumeric is ResolveScalarParts for a plain scalar that starts with
 // a sign or a digit. Out of line, with the loops it inlines: most scalars
 // are words, and in V8 a large function with loops is optimised after a
-// few calls (issue 10).
+// few calls.
 //
 //go:noinline
 func resolveNumeric(tag, in string) (rtag string, f float64, b bool, unsigned bool) {
@@ -285,7 +285,7 @@ func isFloat(s string) bool {
 //	2006-1-2 15:4:5.999999999
 //
 // It is written out rather than calling time.Parse, whose parser and time
-// zone code cost the wasm engine module about 80 KB (issue 10);
+// zone code cost the wasm engine module about 80 KB;
 // fmrules_test.go checks it against time.Parse with those formats, by
 // table and by fuzzing. What time.Parse does with them: the month, day,
 // hour, minute and second are one or two digits (two when two follow),
@@ -668,8 +668,7 @@ func DepthBound(src string) (bound, line int) {
 		}
 		// The rest of the line. IndexByte (assembly, a word at a time in
 		// wasm too) finds its end and whether it holds a bracket at all: a
-		// 64 KB line of text costs a byte loop only when it does (issue 16:
-		// 720 such lines took this loop 0.35 s in the module).
+		// 64 KB line of text costs a byte loop only when it does (		// 720 such lines took this loop 0.35 s in the module).
 		end := strings.IndexByte(src[i:], '\n')
 		if end < 0 {
 			end = len(src)

@@ -102,7 +102,7 @@ func invalidYAML(path, src string, line, at int, reason string) (*omap, []string
 			}
 		}
 	}
-	// yaml.v3 gives no line for a control character (issue 16 item 15):
+	// yaml.v3 gives no line for a control character:
 	// point at the first line that holds one.
 	if reason == "control characters are not allowed" {
 		for i, l := range lines {

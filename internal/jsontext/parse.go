@@ -12,7 +12,7 @@ import (
 // A hand-written JSON decoder for what the engine reads as JSON: requests,
 // their options and the plugin registry (S20). encoding/json did this
 // before; it is large, slow to start and reflection-based inside the wasm
-// module, and this is all the module needs of it (issue 6). It accepts
+// module, and this is all the module needs of it. It accepts
 // exactly RFC 8259 JSON, as encoding/json does: strings with invalid UTF-8
 // or lone surrogate escapes read as U+FFFD, numbers as float64 (one out of
 // float64's range is an error). wire/decode_test.go checks it against
@@ -87,7 +87,7 @@ func quoteJSONChar(c byte) string {
 // Objects and arrays are read out of line (object, array), and so are
 // strings with escapes (strEscaped): in V8 a loop inside a large wasm
 // function gets that whole function optimised after a few iterations, so
-// the loops are kept in small functions (issue 10).
+// the loops are kept in small functions.
 func (p *Parser) Value(depth int) (any, error) {
 	if depth > MaxDepth {
 		return nil, errors.New("JSON nested too deeply")

@@ -39,11 +39,11 @@ func (w *Writer) Str(s string) { w.RawStr("", s) }
 // a JSON string ([Writer.Str]), in one call: a writer of many members calls
 // it once a member instead of appending each key inline, which keeps that
 // writer small (in V8 a large wasm function is optimised after a few calls,
-// at a cost that grows with its size; issue 10).
+// at a cost that grows with its size).
 //
 // Runs of bytes that need no escape (printable ASCII but " and \) are
 // skipped eight at a time (plainRun) and copied in one append: in the wasm
-// module a byte loop here was the engine's largest single cost (issue 13).
+// module a byte loop here was the engine's largest single cost.
 // What is not plain is handled out of line (escapeAt), so that this loop
 // stays small.
 func (w *Writer) RawStr(raw, s string) {
@@ -125,7 +125,7 @@ func plainRun(s string) int {
 
 // Word8 is the eight bytes of s at i, little-endian, for the masks below.
 // Its eight single-byte loads combine into one 64-bit load once it is
-// inlined (the compiler's memcombine pass), in wasm too (issue 13).
+// inlined (the compiler's memcombine pass), in wasm too.
 func Word8[T ~string | ~[]byte](s T, i int) uint64 {
 	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// strByByte is Writer.Str as it was before plainRun (issue 13): the
+// strByByte is Writer.Str as it was before plainRun: the
 // reference the eight-bytes-at-a-time version must match byte for byte.
 func strByByte(s string) string {
 	var b []byte

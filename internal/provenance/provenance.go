@@ -1,5 +1,5 @@
 // Package provenance checks that the repository holds only code written for
-// skilldex (issue 10): libraries come in through go.mod and package.json,
+// skilldex: libraries come in through go.mod and package.json,
 // at a version, never as copied source. `make test` runs its test on the
 // files git tracks or would track (tracked, plus untracked and not ignored).
 //

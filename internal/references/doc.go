@@ -1,5 +1,5 @@
 // Package references holds no code. Its test checks that every file the
-// code and the docs refer to is in the repository (issue 15): a path from
+// code and the docs refer to is in the repository: a path from
 // the repository root (core/..., wasm/ABI.md, js/index.d.ts, ...), a
 // relative markdown link, or a bare file name (an upper-case document such
 // as SPEC.md, or a Go test file). A reference that has gone stale fails with the file and

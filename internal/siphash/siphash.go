@@ -5,8 +5,8 @@
 //
 // core.FrontmatterCache names a frontmatter by Sum128 of its bytes under a
 // key drawn for each cache, instead of keeping the bytes to compare whole:
-// at 10,000 skills the bytes were 4.5 MB of a wasm module's linear memory
-// (issue 13). A SKILL.md's author sees neither the key nor the sums, so
+// at 10,000 skills the bytes were 4.5 MB of a wasm module's linear memory.
+// A SKILL.md's author sees neither the key nor the sums, so
 // cannot write a frontmatter that takes another's cached result.
 package siphash
 

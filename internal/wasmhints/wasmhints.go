@@ -7,7 +7,7 @@
 // other host ignores it, as it ignores any custom section it does not know.
 // `make build` adds it after the snapshot (cmd/wasmhints, wasm/ABI.md#the-module).
 //
-// Why (issue 10): a one-shot CLI run reaches about 450 of the module's 2,500
+// Why: a one-shot CLI run reaches about 450 of the module's 2,500
 // functions (540 KB of code), and V8 compiles each lazily, on the main
 // thread, the first time the call reaches it. Marked eager, the same
 // functions are compiled with the module, by V8's background threads beside

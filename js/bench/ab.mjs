@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A/B of warm discovery (issue 13): two copies of the JS package (say main's
+// A/B of warm discovery: two copies of the JS package (say main's
 // and a branch's, each with its own skilldex.wasm) on one generated
 // workspace, called alternately in one process, each against the plain JS
 // loop timed beside it; medians and ratios of the same run, so a loaded

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A/B of the engine alone (issue 13): several builds of skilldex.wasm on one
+// A/B of the engine alone: several builds of skilldex.wasm on one
 // generated workspace, each over the filesystem replayed from memory
 // (replayfs.js), called alternately in one process; medians and ratios to
 // the first build, so a loaded machine slows every build alike. On a busy

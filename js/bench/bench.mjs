@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The skilldex performance bench (issue 6). `make bench` runs it; so can
+// The skilldex performance bench. `make bench` runs it; so can
 //
 //	node js/bench/bench.mjs [--sizes 100,1000,10000] [--rounds N] [--cold N] [--keep]
 //
@@ -46,7 +46,7 @@
 // examples/workspace) against a bare `node -e ''`, interleaved, and the
 // module's size (raw, gzip, brotli).
 //
-// Then one-shot use (issue 10): whole processes, each variant once per
+// Then one-shot use: whole processes, each variant once per
 // round in a rotating order, medians of the rounds and ratios of those
 // medians: a program that imports the package and calls discover() once
 // with the runtime's default flags (oneshot-discover.mjs, in Node and in
@@ -286,7 +286,7 @@ function cold(runs) {
  * One cold run in this process, split in phases: with the CLI's V8 flags,
  * or with --default-flags the runtime's defaults (a library user's). The
  * example workspace's broken SKILL.md is an unquoted colon, which the
- * scanner recovers itself: the frontmatter module is not loaded (issue 10).
+ * scanner recovers itself: the frontmatter module is not loaded.
  */
 async function phases() {
   const ws = path.join(repo, 'examples/workspace');
@@ -346,7 +346,7 @@ function interleaved(runs, variants) {
   return Object.fromEntries(names.map((n) => [n, median(times[n])]));
 }
 
-/** The one-shot table (issue 10). */
+/** The one-shot table. */
 function oneShot(runs) {
   const node = process.execPath;
   const deno = denoBinary();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Where one warm discovery's time goes, by timers rather than a sampling
-// profiler (issue 13), in Node or Deno:
+// profiler, in Node or Deno:
 //
 //	node js/bench/breakdown.mjs [--size 1000] [--rounds 21] [--wasm path/to/skilldex.wasm]
 //	deno run -A js/bench/breakdown.mjs ...

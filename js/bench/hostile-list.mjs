@@ -1,4 +1,4 @@
-// The 720-folder tree of issue 16 item 2 (SPEC S45), timed through the CLI
+// The 720-folder hostile tree (SPEC S45), timed through the CLI
 // as a user meets it: 720 skill folders sharing one 64 KB SKILL.md (hard
 // links) whose description is raw \x01 bytes, next to the user's own
 // ~/.claude/skills/mine. js/test/hostile.test.js builds the same tree and

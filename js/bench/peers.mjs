@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// skilldex against its peers (issue 13). `make bench-peers` runs it; so can
+// skilldex against its peers. `make bench-peers` runs it; so can
 //
 //	node js/bench/peers.mjs [--sizes 1000,10000] [--rounds 5] [--passes 2] [--keep]
 //

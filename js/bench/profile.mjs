@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Where warm discovery spends its time (issue 13), for the README's profile
+// Where warm discovery spends its time, for the README's profile
 // tables. `make profile-js` runs it (the module built with its name section):
 //
 //	node js/bench/profile.mjs [--size 1000] [--calls 40] [--wasm build/skilldex.raw.wasm] [--out build/prof/discover.cpuprofile] [--top 25] [--interval 100] [--replay]
@@ -27,7 +27,7 @@
 //
 //	node js/bench/profile.mjs --summarise a.cpuprofile,b.cpuprofile --names build/skilldex.raw.wasm
 //
-// --oneshot N profiles N one-shot runs of the CLI instead (issue 10):
+// --oneshot N profiles N one-shot runs of the CLI instead:
 // `node --cpu-prof js/bin/skilldex.mjs list --json` on a generated
 // workspace of --size skills, the shipped module as the CLI loads it, each
 // run's profile written under build/prof/oneshot/; it prints their mean,
@@ -37,7 +37,7 @@
 // Only build/skilldex.raw.wasm's function indices are the shipped
 // module's: a build of ./wasm without -ldflags=-buildid= has one function
 // more, and names the frames after it wrongly (docs/PERF-NOTES.md, a
-// correction of 2026-12-03).
+// later correction).
 
 import fs from 'node:fs';
 import path from 'node:path';

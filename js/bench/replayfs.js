@@ -1,6 +1,6 @@
 // @ts-check
 // Filesystem wrappers for measuring where warm discovery's time goes
-// (issue 13): a timing wrapper that adds up the time spent in each method,
+//: a timing wrapper that adds up the time spent in each method,
 // and a recorder that, once switched to replay, answers every call from
 // memory. A discovery over the replaying filesystem costs only the engine
 // (Go in wasm), the host glue and the reply: the part the V8 profiler

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The worker-mode bench (issue 12). `make bench` runs it; so can
+// The worker-mode bench. `make bench` runs it; so can
 //
 //	node js/bench/worker.mjs [--sizes 1000,10000] [--rounds N]
 //
@@ -31,7 +31,7 @@
 // It prints the medians over rounds of the loop delay's 99th percentile and
 // maximum, the worst maximum, the warm discovery time of both modes with
 // their ratio, and the main thread's CPU time during the call (Linux), and
-// the load average at the start and at the end. The targets (issue 12): worker p99 <= 5 ms and max <= 20 ms at
+// the load average at the start and at the end. The targets: worker p99 <= 5 ms and max <= 20 ms at
 // 1,000 skills; worker max <= 10% of the in-thread block at 10,000; worker
 // warm discovery <= 1.1x in-thread.
 

@@ -32,7 +32,7 @@ import { createRequire } from 'node:module';
 // The built-in modules come through require (as in src/platform/node.js):
 // Node builds the ES module face of a built-in by reading every property,
 // and node:fs's and node:process's getters load more modules, about 12 ms
-// of a run that takes a few hundred (issue 10). process and Buffer are
+// of a run that takes a few hundred. process and Buffer are
 // globals in Node, Deno 2 and Bun.
 const require = createRequire(import.meta.url);
 const fs = require('node:fs');
@@ -188,7 +188,7 @@ const SHORT_FLAGS = { h: 'help' };
 /**
  * argv as flags and positional arguments; "--" ends the flags, and a flag
  * given twice keeps its last value. Not node:util's parseArgs: loading it
- * took a one-shot run 2-4 ms (issue 10).
+ * took a one-shot run 2-4 ms.
  * @param {string[]} argv
  */
 function splitArgs(argv) {
@@ -270,7 +270,7 @@ function parse(argv) {
 }
 
 // The settings file (--settings) is read only when the file opened is a
-// regular file of at most 16 MiB (SPEC S45; issue 16 item 14): it is
+// regular file of at most 16 MiB (SPEC S45): it is
 // opened non-blocking and checked on its descriptor, so a FIFO (which
 // would block the CLI forever), a device (/dev/zero never ends) or a file
 // swapped for one of them after a check are refused, and reading stops
@@ -340,7 +340,7 @@ function readSettings(file) {
 // Paths are UTF-8 text to the engine (and to the JS API). A runtime turns
 // an argument, or a working directory, whose bytes are not valid UTF-8
 // into text with U+FFFD in their place: that text names another path,
-// and the command would answer for it without a word (issue 16). So a
+// and the command would answer for it without a word. So a
 // path holding U+FFFD is refused, saying why and what to do. A name that
 // really holds U+FFFD is refused too: without the raw bytes (which Deno
 // does not give) the two cannot be told apart, and such names are rare.
@@ -495,7 +495,7 @@ async function withAgentEnv(engine, req) {
       if (typeof process.env[name] === 'string') env[name] = process.env[name];
     }
   } catch {
-    return req; // the runtime refuses the environment (least privilege, issue 14)
+    return req; // the runtime refuses the environment (least privilege)
   }
   return { ...req, options: { ...req.options, env } };
 }
@@ -507,7 +507,7 @@ function termWidth(wide) {
   try {
     env = Number(process.env.COLUMNS);
   } catch {
-    // Deno without --allow-env: the terminal's width only (least privilege, issue 14)
+    // Deno without --allow-env: the terminal's width only (least privilege)
   }
   if (Number.isInteger(env) && env > 0) return env;
   return process.stdout.isTTY ? process.stdout.columns || 0 : 0;
@@ -756,7 +756,7 @@ const hasErrors = (v) =>
  * V8's flag for the module's compilation hints (wasm/ABI.md#the-module,
  * internal/wasmhints): the functions a first discovery calls are then
  * compiled with the module, on V8's background threads too, instead of one
- * by one on the main thread as the call reaches them (issue 10: under
+ * by one on the main thread as the call reaches them (under
  * Node 20, a `list --json` run about 6% shorter on the example workspace,
  * 3% on 1,000 skills). Set only where V8 is known to have the flag (V8
  * 11-13: Node 20-24): another V8 would print an error for an unknown flag.
@@ -769,7 +769,7 @@ function compilationHints() {
 /**
  * The engine module, compiled here (our Node process only) with a
  * synchronous read and compile: the facade's asynchronous ones took a
- * one-shot run at 1,000 skills about 650 more page faults (issue 10).
+ * one-shot run at 1,000 skills about 650 more page faults.
  * An earlier version freed the bytes at once with a young-generation
  * collection, to raise glibc's heap trim threshold; with V8's tier-up off
  * the pages it saved are not faulted in any more, and the collection only
@@ -836,7 +836,7 @@ async function main(argv) {
     // The facade over this runtime's platform file, both imported here:
     // index.js reaches the platform file through package.json "imports"
     // ('#platform'), which took Node about 3.5 ms to resolve in a one-shot
-    // run (issue 10), and loads MemoryFS, which the CLI does not use.
+    // run, and loads MemoryFS, which the CLI does not use.
     const [platform, { facade }] = await Promise.all([
       import(globalThis.Deno ? '../src/platform/deno.js' : '../src/platform/node.js'),
       import('../src/facade.js'),
@@ -856,10 +856,10 @@ async function main(argv) {
     if (json && command !== 'validate') {
       // The reply's bytes go to stdout as the module wrote them: decoding
       // a large reply that is not ASCII and encoding it again took a
-      // one-shot run 30-50 ms (issue 10). The engine's reply is compact
+      // one-shot run 30-50 ms. The engine's reply is compact
       // JSON, its keys in a fixed order: an error is the object whose
       // first key is "error". Not parsing a discover reply only to learn
-      // that saves 0.1 s on a 10 MB one (issue 16's 720-folder tree).
+      // that saves 0.1 s on a 10 MB one (the 720-folder hostile tree).
       const bytes = await engine[Symbol.for('skilldex.callBytes')](JSON.stringify(reqs[0]));
       out(1, bytes);
       out(1, '\n');

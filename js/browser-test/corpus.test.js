@@ -1,4 +1,4 @@
-// The conformance corpus in headless Chromium (issue 14): every case
+// The conformance corpus in headless Chromium: every case
 // through the JS package with MemoryFS, the module fetched and compiled
 // by the browser, byte-identical to want.json as in Node, Deno and Bun
 // (SPEC S42).

@@ -1,4 +1,4 @@
-// examples/browser in headless Chromium (issue 14): a skill author picks a
+// examples/browser in headless Chromium: a skill author picks a
 // folder of skills (the page's folder input, as a drop gives the same
 // files) and sees the skills, every warning with its line and fix,
 // validate's report for each folder and the rendered prompt. Every value

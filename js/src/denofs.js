@@ -1,5 +1,5 @@
 // @ts-check
-// The default filesystem under Deno (issue 13): Deno's own synchronous
+// The default filesystem under Deno: Deno's own synchronous
 // calls where they are cheaper than its node:fs, whose Stats objects
 // (nodeFsStatToFileInfo, defineStatExtraProps, ...) were a fifth of a warm
 // discovery: a node:fs fstatSync took 17-21 us there, Deno.statSync 3-5.
@@ -117,7 +117,7 @@ export function createDenoFS(Deno, nodefs) {
    * links) and is made by Deno (about 20 us), where node:fs's openSync
    * builds its own with a full stack trace whatever Error.stackTraceLimit
    * says (120 us and more with the module's frames on the stack: a warm
-   * 1,000-skill discovery meets about 12 such paths, issue 13). It throws
+   * 1,000-skill discovery meets about 12 such paths). It throws
    * that error with its code; when stat finds the path, or its error has
    * no code, it returns and the file is opened as any other.
    * @param {string} s
@@ -270,7 +270,7 @@ export function createDenoFS(Deno, nodefs) {
  * Deno builds one for each: with the module's frames on the stack, a
  * failed open cost the engine's thread 300-560 us, a failed lstat 54 us
  * (30 without the stack), and a warm 1,000-skill discovery meets about 30
- * missing files (a group folder has no SKILL.md; issue 13).
+ * missing files (a group folder has no SKILL.md).
  * @param {(a: any, b?: any, c?: any, d?: any) => any} f
  * @returns {(a: any, b?: any, c?: any, d?: any) => any}
  */

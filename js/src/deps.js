@@ -1,5 +1,5 @@
 // @ts-check
-// What a discovery depended on, for change watching (issue 12). The engine
+// What a discovery depended on, for change watching. The engine
 // decides which paths a discovery reads; rather than repeat those rules in
 // JS (and drift from them), the filesystem the engine reads through records
 // every path it touched during a watched discovery: the roots it listed,

@@ -8,7 +8,7 @@
  * loading it takes 3-10 ms, which a one-shot discover() of a few skills
  * should not pay, while the module's own SHA-256 costs a fresh instance
  * about 40 ms a MiB (V8's baseline code: the CLI on 1,000 skills, a 1 MB
- * reply, took 35 ms longer with it; issue 10). The example workspace's
+ * reply, took 35 ms longer with it). The example workspace's
  * discovery reply is 4.4 KB, a thousand skills' about 1 MB.
  */
 const loadCryptoAt = 128 << 10;
@@ -17,7 +17,7 @@ const loadCryptoAt = 128 << 10;
  * The largest input whose digest is kept with a copy of it. An editor's
  * warm discoveries mostly hash the same reply again: comparing 1 MB with
  * the copy costs a twelfth of hashing it (0.05 against 0.6 ms at 1,000 skills;
- * issue 13). Larger replies are hashed each time rather than held twice.
+ * ). Larger replies are hashed each time rather than held twice.
  */
 const keepAt = 4 << 20;
 

@@ -67,7 +67,7 @@ const asyncMessage = (m) =>
 /**
  * Refuse at once a filesystem object skilldex cannot call: a missing
  * method, or one declared async (fs.promises), whose promises the engine
- * could only drop (issue 16 item 13).
+ * could only drop.
  * @param {any} fs
  */
 export function checkFileSystem(fs) {
@@ -747,7 +747,7 @@ export class Engine {
     if (this.fm) return;
     // Not even compiled here when it can be had at first need: compiling
     // it (5 MB) on every first call cost a one-shot discover() 100-300 ms
-    // that most workspaces never use (issue 10).
+    // that most workspaces never use.
     if (!asyncOnly && (this.fmModule || this.getFrontmatterSync)) return;
     if (!this.fmModule) {
       this.fmModule = await this.getFrontmatter();

@@ -4,7 +4,7 @@
 // module). index.js binds it to the runtime's own file, which package.json
 // "imports" chooses ('#platform'); the CLI, which knows its runtime, binds
 // it to that file directly: Node resolving '#platform' took a one-shot run
-// about 3.5 ms (issue 10). Every decision is made in Go: this builds
+// about 3.5 ms. Every decision is made in Go: this builds
 // request JSON, calls the module through engine.js and turns error replies
 // into SkilldexErrors.
 
@@ -21,7 +21,7 @@ import { toPath, toPathList } from './paths.js';
 
 // Worker mode (src/worker.js) and a watch's dependency tracking
 // (src/deps.js, and src/reply.js behind both) load at their first use: a
-// program that only calls discover() does not load them (issue 10).
+// program that only calls discover() does not load them.
 /** @typedef {import('./worker.js').WorkerEngine} WorkerEngine */
 /** @type {Promise<typeof import('./worker.js')> | undefined} */
 let workerModule;
@@ -311,7 +311,7 @@ export function facade(platform) {
     // For the package's own CLI only (bin/skilldex.mjs, --json), not API: a
     // call whose reply comes back as the module's UTF-8 bytes, which the CLI
     // writes to stdout as they are. Decoding a 1 MB reply that is not ASCII
-    // and encoding it again cost a one-shot process 30-50 ms (issue 10). The
+    // and encoding it again cost a one-shot process 30-50 ms. The
     // bytes are a view of the module's memory, valid until the next call:
     // copying 1 MB into fresh memory cost a one-shot process 250 page faults.
     Object.defineProperty(sk, Symbol.for('skilldex.callBytes'), {

@@ -326,7 +326,7 @@ export function createNodeFS(fs, opts = {}, runtimeFS = undefined) {
     },
 
     // The file's device, inode, size and times (ABI.md#file_version). A
-    // stat in numbers costs a third less than one in bigints (issue 13);
+    // stat in numbers costs a third less than one in bigints;
     // its times keep a quarter of a microsecond, and an inode number too
     // large for a double is asked again in bigints.
     // No link is followed at the path's end: a version stands for a read

@@ -1,5 +1,5 @@
 // @ts-check
-// Reading ahead of the engine (issue 13): the host side of the
+// Reading ahead of the engine: the host side of the
 // prefetch_within hint (wasm/ABI.md#prefetch_within). A warm discovery spent
 // about half its time in the engine and half reading SKILL.md files, one
 // after the other on one thread; here a worker thread reads the files the
@@ -17,7 +17,7 @@
 // first call (the reads of that hint run inline while it boots): loading
 // node:worker_threads and starting a worker cost the engine's thread 10-30
 // ms on a loaded 2-core machine, more than a one-shot process's single
-// discovery could win back (issue 10), so a process that discovers once
+// discovery could win back, so a process that discovers once
 // never starts one. The worker is unref'd so it never keeps a process
 // alive, and ends with the engine's close().
 //
@@ -58,7 +58,7 @@
 // fifth of the reads. (The worker used to read from the last record back
 // while the engine's thread read from the first until they met: the
 // engine's thread then made 40-60% of the reads, and the worker sat idle
-// for the rest of the call; issue 13.) Records share ARENA_BYTES of slots
+// for the rest of the call.) Records share ARENA_BYTES of slots
 // (4096 of 4 KiB, 2048 of 8 KiB) as a ring: record i's is slot i % slots,
 // filled only once the cursor has passed record i - slots. A new hint, and
 // the end of the engine's call, cancel the previous hint's remaining work.
@@ -81,7 +81,7 @@
 // the list, or that the worker could not pass on as it was, is listed
 // inline. Under Deno a listing costs 1.3 us an entry (a 1,000-skill
 // discovery spent 2.5-3 ms of its 30 on its engine's thread listing 18
-// directories; issue 13).
+// directories).
 //
 // The job makes the stat, lstat and realpath calls of the request's last
 // call too, in the order they came among its listings (takeProbe; a
@@ -108,7 +108,7 @@
 // would be. Until then take serves none of them, and a different hint
 // cancels them. Under Deno the engine's thread then made about 150 of a
 // warm 1,000-skill discovery's reads instead of 200, and the hint's import
-// took 0.1 ms instead of 0.5-0.9 (issue 13).
+// took 0.1 ms instead of 0.5-0.9.
 
 /**
  * minRecords: a hint with fewer records than this is not read ahead (the
@@ -230,7 +230,7 @@ function countRecords(list) {
  * The error a read or a listing made ahead ended in, passed on with its
  * code, without a stack trace: engine.js turns it into an errno at once,
  * and capturing the stack, through the module's frames, cost about 10 us
- * (a warm 1,000-skill discovery passes on about 15; issue 13).
+ * (a warm 1,000-skill discovery passes on about 15).
  * @param {string} code @param {string} what
  */
 function codeError(code, what) {
@@ -283,7 +283,7 @@ const keyOf = (b) => {
  * The shared buffer's layout for count records, slots slots of slotSize
  * bytes and a hint list of listLen bytes (the list travels in the shared
  * buffer: a Uint8Array in the message took Deno 0.4-0.7 ms to deliver, a
- * message of the buffer alone 50 us; issue 13).
+ * message of the buffer alone 50 us).
  * @param {number} count @param {number} slots @param {number} slotSize @param {number} [listLen]
  */
 export function layout(count, slots, slotSize, listLen = 0) {
@@ -518,7 +518,7 @@ export class Prefetcher {
    * page fault for each 4 KiB it comes to hold (13-15 us each on the
    * machine measured: a new one of ~400 KB for most roots of a 1,000-skill
    * discovery cost Deno's main thread more than the reads it saved;
-   * issue 13), so buffers are reused, and made a power of two in size so
+   * ), so buffers are reused, and made a power of two in size so
    * that they fit the next roots.
    * @param {number} need
    */
@@ -1119,7 +1119,7 @@ const IN_FLIGHT_MS = 50;
  * rung before its message has reached the port (under Deno it often has)
  * is waited for in short steps, not until the next hint rings it again
  * (which started each hint of a discovery ~2 ms late, ~24 reads into it;
- * issue 13). Blocking in Atomics.wait keeps no process alive: the
+ * ). Blocking in Atomics.wait keeps no process alive: the
  * runtimes end a worker waiting there when the process exits.
  * @param {Parameters<typeof readAhead>[0]} fs
  * @param {{port: import('node:worker_threads').MessagePort, bell: Int32Array,

@@ -1,6 +1,6 @@
 // @ts-check
 // Delivering a large reply from the worker without blocking the thread that
-// receives it (issue 12). A worker that only moved the discovery off the
+// receives it. A worker that only moved the discovery off the
 // main thread would leave the reply's cost behind on it: a 10,000-skill
 // discovery's reply is about 10 MB, and on the 2-core machine of the bench
 // (docs/bench/worker.md) JSON.parse of it blocks a thread for 30-100 ms,

@@ -54,7 +54,7 @@ export function createWasi(memory, write, randomFill = null) {
   const u8 = () => new Uint8Array(memory().buffer);
   // process.hrtime where there is one (Node, Deno, Bun): Node's global
   // performance loads a dozen perf_hooks modules at its first use, about 2
-  // ms of a one-shot run (issue 10). Browsers have only performance.
+  // ms of a one-shot run. Browsers have only performance.
   /** @type {(() => bigint) | undefined} */
   const hrtime = /** @type {any} */ (globalThis).process?.hrtime?.bigint;
   const mono = hrtime ? () => hrtime() : () => BigInt(Math.round(performance.now() * 1e6));

@@ -1,5 +1,5 @@
 // @ts-check
-// Change watching (issue 12): Skilldex.watch(ctx, onChange, opts).
+// Change watching: Skilldex.watch(ctx, onChange, opts).
 //
 // A watch runs a discovery that records what it read (deps.js), watches the
 // directories that record names, and after a change waits for a quiet

@@ -1,5 +1,5 @@
 // @ts-check
-// The inside of a worker-mode engine (issue 12; the outside is worker.js):
+// The inside of a worker-mode engine (the outside is worker.js):
 // the module and the runtime's own node:fs run here, off the caller's
 // thread. It answers the messages of worker.js one at a time through an
 // Engine (which queues calls as in-thread), and sends large replies as

@@ -1,5 +1,5 @@
 // @ts-check
-// The outside of a worker-mode engine (issue 12): createSkilldex({worker:
+// The outside of a worker-mode engine: createSkilldex({worker:
 // true}) calls this instead of an in-thread Engine. The module and the
 // runtime's own node:fs run in a worker (worker-thread.js), so a discovery
 // never blocks the caller's thread; a large reply comes back as its bytes,

@@ -1,4 +1,4 @@
-// Guest addresses (issue 14). Addresses at 2 GiB and above (wasm/ABI.md,
+// Guest addresses. Addresses at 2 GiB and above (wasm/ABI.md,
 // "Reading the integers as unsigned"): wasm hands an i32 pointer >= 2^31 to JS as a negative
 // number and an i64 with its top bit set as a negative BigInt. A fake guest
 // with a 2 GiB + 128 KiB memory puts everything up there: its request

@@ -52,7 +52,7 @@ test('discover: no default context with a custom fs (S1)', async () => {
   assert.deepEqual(await bare.discover({ cwd: '/', home: '/h' }), { skills: [], warnings: [], shadowed: [], digest: '8679df201f14da45' });
 });
 
-test('discover: a reply over 128 KiB, ASCII or not, has the value JSON.parse gives the raw reply (issue 13)', async () => {
+test('discover: a reply over 128 KiB, ASCII or not, has the value JSON.parse gives the raw reply', async () => {
   // The facade asks for the ASCII transport where it parses faster
   // (platform/*.js asciiReplies; wasm/ABI.md): every non-ASCII character
   // escaped, a surrogate pair above U+FFFF. Node decodes large ASCII

@@ -19,7 +19,7 @@ const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skilldex-cli-')));
 /**
- * Under Deno the CLI runs with least privilege (issue 14): read access to
+ * Under Deno the CLI runs with least privilege: read access to
  * the package and the workspace, nothing else; every test here gives
  * --home, or needs no home (validate).
  */
@@ -371,7 +371,7 @@ test('--settings: a FIFO, a device, a directory or a file over 16 MiB is refused
 // Issue 16 ("also seen"): a path argument whose bytes are not UTF-8 was
 // decoded to U+FFFD and named another folder without a word (list said
 // "0 skills"). Such a path is refused, saying why and what to do.
-test('a path argument that is not valid UTF-8 is refused with the fix (issue 16)', () => {
+test('a path argument that is not valid UTF-8 is refused with the fix', () => {
   const fix = /: not valid UTF-8 \(the runtime shows bytes that are not UTF-8 as U\+FFFD, so this names another path\); rename it to UTF-8, or pass a symlink to it whose path is UTF-8\n$/;
   const lossy = root + '/caf\ufffd';
   for (const [args, what] of [

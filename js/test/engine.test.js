@@ -1,4 +1,4 @@
-// The wasm boundary (issue 7): calls are serialised, a crash becomes an
+// The wasm boundary: calls are serialised, a crash becomes an
 // INTERNAL error and the next call runs on a fresh instance with correct
 // results, a module for another ABI is refused, memory stays bounded over
 // many calls. Also the host imports' handling of filesystem errors.
@@ -190,12 +190,12 @@ test('a large reply and request do not break later calls', async () => {
 });
 
 // S54's digest comes from the host's SHA-256 when it has one (wasm/ABI.md#sha256,
-// issue 13), from the module's own when the host declines: the same reply,
+// ), from the module's own when the host declines: the same reply,
 // byte for byte, either way.
 // The platform's SHA-256 (sha256Sync) loads node:crypto only for a reply
 // of 128 KiB or more, and then at once: below that the module's own hash
 // is cheaper than the load, above it the module's is the dearer by far on a
-// fresh instance (issue 10). In a fresh process of the same runtime, since
+// fresh instance. In a fresh process of the same runtime, since
 // what was loaded is the process's.
 test('sha256Sync: null below 128 KiB until node:crypto is loaded, then SHA-256', async () => {
   const { execFileSync } = await import('node:child_process');
@@ -216,7 +216,7 @@ test('sha256Sync: null below 128 KiB until node:crypto is loaded, then SHA-256',
 
 // Warm discoveries hash the same reply again and again: from the second
 // hash on the platform's SHA-256 keeps the last input (a copy) with its
-// digest (digest.js, issue 13). Same bytes: the kept digest; other bytes
+// digest (digest.js). Same bytes: the kept digest; other bytes
 // of the same length, or the same buffer written since: hashed anew.
 test('runtimeSHA256: the kept digest answers only the same bytes (S54)', async () => {
   const { runtimeSHA256 } = await import('../src/digest.js');

@@ -1,4 +1,4 @@
-// The frontmatter module (wasm/ABI.md#the-frontmatter-module, issue 10):
+// The frontmatter module (wasm/ABI.md#the-frontmatter-module):
 // the engine module reaches the complete YAML path only through the
 // parse_frontmatter import, and the host instantiates the frontmatter
 // module the first time the engine asks. A workspace whose SKILL.md files
@@ -35,7 +35,7 @@ test('a workspace the scanner reads alone never loads the frontmatter module', a
 test('the frontmatter module is not even compiled until the engine asks for it', async () => {
   // Bytes that do not compile: a workspace the scanner reads never notices
   // them (compiling the 5 MB module at every first call cost a one-shot
-  // discover() 100-300 ms, issue 10); the first declined file does.
+  // discover() 100-300 ms); the first declined file does.
   const broken = new Uint8Array([0, 97, 115, 109, 9, 9]);
   const sk = createSkilldex({ fs: workspace(plain), cwd, home, frontmatterWasm: broken });
   assert.deepEqual((await sk.discover()).skills.map((s) => s.name), ['block', 'plain']);

@@ -142,7 +142,7 @@ test('createNodeFS: readFileWithin trusts the kernel\'s name of a descriptor onl
   assert.equal(wrappedCount.lstats, 1);
 });
 
-test('readFileWithin of the default filesystem: every outcome of ABI.md#read_file_within, whatever the read alone shows (S44, issue 13)', { skip: !fs.existsSync('/proc/self/fd') && 'no /proc' }, async () => {
+test('readFileWithin of the default filesystem: every outcome of ABI.md#read_file_within, whatever the read alone shows (S44)', { skip: !fs.existsSync('/proc/self/fd') && 'no /proc' }, async () => {
   const { defaultFileSystem } = await import('#platform');
   const { spawnSync } = await import('node:child_process');
   const dir = path.join(tmp, 'outcomes');

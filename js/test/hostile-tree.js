@@ -1,4 +1,4 @@
-// The 720-folder tree of issue 16, item 2, written by both its regression
+// The 720-folder hostile tree, written by both its regression
 // test (hostile.test.js) and its timing script (js/bench/hostile-list.mjs):
 // 720 skill folders sharing one 64 KB SKILL.md (hard links: 3 MB on disk)
 // whose description is raw \x01 bytes, in a repository, next to the user's

@@ -1,4 +1,4 @@
-// Trees built to take discovery down (issue 16, SPEC S43-S45), through the
+// Trees built to take discovery down (SPEC S43-S45), through the
 // CLI and the library as a user meets them. Trees are generated here, at
 // test time, never committed.
 
@@ -45,7 +45,7 @@ test('720 folders of control-byte descriptions: list exits 0, the user skill is 
 
 // A 200 MB file inside a skill, under the 256 MiB bound of one host import
 // result, ran the instance out of memory (3.5 GB RSS, a Go stack trace
-// printed by the CLI; issue 16 item 11). The module asks for at most 8 MiB
+// printed by the CLI). The module asks for at most 8 MiB
 // (S45): TOO_LARGE with the size, at once.
 test('read of a 200 MB file in a skill is TOO_LARGE, naming the size and the limit (S45)', () => {
   const home = path.join(root, 'big-home');
@@ -66,7 +66,7 @@ test('read of a 200 MB file in a skill is TOO_LARGE, naming the size and the lim
 
 // A filesystem object whose methods return promises (fs.promises) gave 0
 // skills, no error, and unhandled rejections that crash Node by default.
-test('a filesystem of async methods is refused at once with INVALID_ARGUMENT (issue 16 item 13)', async () => {
+test('a filesystem of async methods is refused at once with INVALID_ARGUMENT', async () => {
   const { createSkilldex } = await import('../index.js');
   const asyncFS = { readDir: async () => [], stat: async () => null, lstat: async () => null, readFile: async () => new Uint8Array(), realpath: async (p) => p };
   assert.throws(() => createSkilldex({ fs: asyncFS }), (e) => e.code === 'INVALID_ARGUMENT' && /promise/.test(e.message));
@@ -180,7 +180,7 @@ async function discoverDuringSwaps(name, count, opts = {}) {
   return { calls, loaded, served: sx.stats().prefetchedReads };
 }
 
-// The same race on discovery (issue 13): a plain SKILL.md is read against
+// The same race on discovery: a plain SKILL.md is read against
 // its exact realpath without an lstat first (core/scan.go), so a SKILL.md
 // swapped for a link to an outside file must never load the outside text.
 test('discover during a SKILL.md link-swapping race never loads outside bytes (S44)', async () => {
@@ -188,7 +188,7 @@ test('discover during a SKILL.md link-swapping race never loads outside bytes (S
   console.log(`# discover race: ${calls} calls, ${loaded} loads`);
 });
 
-// The same race with the read-ahead of src/prefetch.js (issue 13): a root
+// The same race with the read-ahead of src/prefetch.js: a root
 // of 40 skills (a hint the worker reads ahead), one SKILL.md swapped. The
 // worker runs the same check on the file it opens, so no outside text is
 // loaded, through the worker or inline.

@@ -1,5 +1,5 @@
 // The read-ahead of SKILL.md files through discover() (src/prefetch.js,
-// wasm/ABI.md#prefetch_within; issue 13): over the runtime's default
+// wasm/ABI.md#prefetch_within): over the runtime's default
 // filesystem the engine's hints are read ahead on a worker, and every
 // answer is byte for byte the one a discovery without it gives (the
 // conformance corpus and a generated workspace); a caller's filesystem and
@@ -148,7 +148,7 @@ test('the conformance corpus answers the same with and without the read-ahead (S
 
 // A process that makes one call (a script, the CLI) never loads
 // prefetch.js: the engine makes its read-ahead at its second call, the
-// first whose hints may start the worker (issue 10).
+// first whose hints may start the worker.
 test('the read-ahead is made at the engine\'s second call, not before', async () => {
   const { Engine } = await import('../src/engine.js');
   const { defaultFileSystem, workerThreads, loadWasmSync, wasmURL, frontmatterWasmURL } = await import('#platform');

@@ -1,4 +1,4 @@
-// The read-ahead of SKILL.md files (src/prefetch.js, issue 13): a worker
+// The read-ahead of SKILL.md files (src/prefetch.js): a worker
 // thread answers read_file_within only with what the default filesystem's
 // own readFileWithin answered for exactly the same (path, path, buf_cap),
 // errors included (SPEC S44's check runs in the worker as inline). These

@@ -1,5 +1,5 @@
 // A discovery whose inputs have not changed is answered from the last
-// reply (issue 13, wasm/ABI.md#file_version): the default filesystems give
+// reply (wasm/ABI.md#file_version): the default filesystems give
 // each file's version, which changes with the file, and a changed tree is
 // always seen. Node, Deno and Bun run this file alike.
 
@@ -74,7 +74,7 @@ test('fileVersion: a file\'s device, inode, size and times; a link at the end is
   assert.notEqual(BigInt(w.ctimeNs), BigInt(v.ctimeNs));
 });
 
-test('discover: an unchanged tree gives the same result call after call, and every change is seen (issue 13)', async () => {
+test('discover: an unchanged tree gives the same result call after call, and every change is seen', async () => {
   const dir = path.join(tmp, 'd');
   const skills = path.join(dir, 'home/.claude/skills');
   const write = (/** @type {string} */ name, /** @type {string} */ description) => {

@@ -39,7 +39,7 @@ test('clocks: realtime is the epoch in ns, monotonic does not go back', () => {
 });
 
 // Node's global performance loads a dozen perf_hooks modules at its first
-// use; the clocks take process.hrtime instead (issue 10: a one-shot run).
+// use; the clocks take process.hrtime instead (a one-shot run).
 test('clocks: reading them in Node loads no perf_hooks module', { skip: !!(globalThis.Deno || globalThis.Bun) }, async () => {
   const { execFileSync } = await import('node:child_process');
   const wasiURL = new URL('../src/wasi.js', import.meta.url).href;

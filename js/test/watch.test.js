@@ -1,4 +1,4 @@
-// Change watching (issue 12) on real files, with the worker engine and
+// Change watching on real files, with the worker engine and
 // in-thread: create, edit, rename and delete a skill; create a missing skills
 // root; swap a linked skill folder; a burst of 100 edits; an unrelated file;
 // the callback's latency; the bound on watchers; and that after close() the

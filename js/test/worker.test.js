@@ -1,4 +1,4 @@
-// Worker mode (issue 12): createSkilldex({worker: true}) gives the same
+// Worker mode: createSkilldex({worker: true}) gives the same
 // results and the same errors as in-thread, refuses a custom filesystem,
 // starts lazily, is reused, never keeps the process alive while idle, and
 // close() ends it. Also the cutting of large replies (src/reply.js): the

@@ -43,7 +43,7 @@ func TestFrontmatter_lazy(t *testing.T) {
 		t.Fatalf("a plain tree instantiated the frontmatter module %d times", n)
 	}
 	// The unquoted colon of SPEC S7's example: the scanner recovers it
-	// itself (issue 10).
+	// itself.
 	colon := hosttest.Tree(t)
 	if err := colon.WriteFile("/home/u/.claude/skills/y/SKILL.md", []byte("---\nname: y\ndescription: Use when: it breaks\n---\nbody\n")); err != nil {
 		t.Fatal(err)

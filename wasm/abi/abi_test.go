@@ -244,7 +244,7 @@ func TestABI_frontmatterGolden(t *testing.T) {
 }
 
 // TestABI_buildDeps: go list -deps of each build puts the card's libraries
-// where issue 10 puts them: the engine module links gobwas/glob and neither
+// where the start-up budget puts them: the engine module links gobwas/glob and neither
 // yaml.v3 nor adrg/frontmatter; the frontmatter module links both.
 func TestABI_buildDeps(t *testing.T) {
 	if testing.Short() {

@@ -68,7 +68,7 @@ export const replyJSONText = null;
  * The facade asks for replies in the ASCII transport (index.js; wasm/ABI.md,
  * the request field asciiReply): TextDecoder makes a one-byte string of an
  * ASCII reply, which V8's JSON.parse reads faster than the two-byte string
- * of a reply with a single dash (issue 13).
+ * of a reply with a single dash.
  */
 export const asciiReplies = true;
 

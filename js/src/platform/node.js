@@ -83,7 +83,7 @@ const utf8 = new TextDecoder();
 
 /**
  * The text of a reply (its UTF-8 bytes in the module's memory) for
- * JSON.parse (engine.js jsonText; issue 13). Node 20 makes a string over
+ * JSON.parse (engine.js jsonText). Node 20 makes a string over
  * 128 KiB at 4-6 ms a MiB, ten times a smaller one's, through TextDecoder
  * and Buffer alike, but a Latin-1 string over EXTERNAL_LATIN1 characters
  * in a fraction of a millisecond. An ASCII reply is its own Latin-1: one
@@ -116,7 +116,7 @@ export const replyJSONText =
  * wasm/ABI.md, the request field asciiReply): every non-ASCII character as
  * a \u escape, the same value. In Node every large reply then takes
  * replyJSONText's Latin-1 path, however many dashes its descriptions hold
- * (issue 13). Not in Bun: JavaScriptCore's TextDecoder and JSON.parse
+ *. Not in Bun: JavaScriptCore's TextDecoder and JSON.parse
  * showed no steady difference between the two forms of a 1,000-skill
  * reply, and the escaping is engine work.
  */
@@ -127,7 +127,7 @@ export const asciiReplies = !globalThis.process.versions.bun;
  * _initialize calls once per instance for its hash key (ABI.md#the-module):
  * read from the kernel's /dev/urandom, since the first
  * crypto.getRandomValues of a process loads Node's Web Crypto, about 7 ms
- * of CPU in a one-shot run (issue 10). Where /dev/urandom cannot be read
+ * of CPU in a one-shot run. Where /dev/urandom cannot be read
  * (Windows), crypto.getRandomValues.
  * @param {Uint8Array} buf
  */
