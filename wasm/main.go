@@ -123,17 +123,9 @@ var rehashed bool
 // finds them whole. Iterating a map does not hash, so the copy holds every
 // entry.
 func rehashInitMaps() {
-	unicode.FoldCategory = rehash(unicode.FoldCategory)
-	unicode.FoldScript = rehash(unicode.FoldScript)
+	unicode.FoldCategory = abi.Rehash(unicode.FoldCategory)
+	unicode.FoldScript = abi.Rehash(unicode.FoldScript)
 	rehashed = true
-}
-
-func rehash[K comparable, V any](m map[K]V) map[K]V {
-	out := make(map[K]V, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // call is skilldex_call (ABI.md#skilldex_call): it runs the JSON request of

@@ -198,3 +198,16 @@ func RequestBuffer(buf []byte, size uint32) (_ []byte, ok bool) {
 	}
 	return buf[:cap(buf)], true
 }
+
+// Rehash is a copy of m made under the running instance's hash key. Both
+// modules are snapshots whose _initialize draws a new key
+// (ABI.md#the-module), so a map a package initialiser filled no longer
+// finds its keys; each module rebuilds those it reads at its first call.
+// Iterating a map does not hash, so the copy holds every entry.
+func Rehash[K comparable, V any](m map[K]V) map[K]V {
+	out := make(map[K]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

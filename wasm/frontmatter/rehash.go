@@ -5,6 +5,8 @@ package main
 import (
 	"unicode"
 	_ "unsafe" // go:linkname
+
+	"github.com/skilldex/skilldex/wasm/abi"
 )
 
 // The module's memory after _initialize is a build-time snapshot
@@ -38,20 +40,12 @@ var yamlV3Resolve map[string]resolveEntry
 var yamlV2Resolve map[string]resolveEntry
 
 func rehashInitMaps() {
-	yamlV3Resolve = rehash(yamlV3Resolve)
-	yamlV2Resolve = rehash(yamlV2Resolve)
-	unicode.Categories = rehash(unicode.Categories)
-	unicode.Scripts = rehash(unicode.Scripts)
-	unicode.Properties = rehash(unicode.Properties)
-	unicode.FoldCategory = rehash(unicode.FoldCategory)
-	unicode.FoldScript = rehash(unicode.FoldScript)
+	yamlV3Resolve = abi.Rehash(yamlV3Resolve)
+	yamlV2Resolve = abi.Rehash(yamlV2Resolve)
+	unicode.Categories = abi.Rehash(unicode.Categories)
+	unicode.Scripts = abi.Rehash(unicode.Scripts)
+	unicode.Properties = abi.Rehash(unicode.Properties)
+	unicode.FoldCategory = abi.Rehash(unicode.FoldCategory)
+	unicode.FoldScript = abi.Rehash(unicode.FoldScript)
 	rehashed = true
-}
-
-func rehash[K comparable, V any](m map[K]V) map[K]V {
-	out := make(map[K]V, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

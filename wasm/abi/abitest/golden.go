@@ -34,14 +34,19 @@ var BuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvc
 // compilation hints (internal/wasmhints), adds a custom section that
 // changes no import or export, and is left out.
 func Build(root, out string) error {
-	if err := BuildRaw(root, out); err != nil {
+	return buildSnapshot(root, out, "./wasm", wasmsnap.Engine, EngineTags...)
+}
+
+// buildSnapshot compiles pkg into out and replaces it with its snapshot.
+func buildSnapshot(root, out, pkg string, snapshot func(context.Context, []byte) ([]byte, error), flags ...string) error {
+	if err := build(root, out, pkg, flags...); err != nil {
 		return err
 	}
 	raw, err := os.ReadFile(out)
 	if err != nil {
 		return err
 	}
-	snap, err := wasmsnap.Engine(context.Background(), raw)
+	snap, err := snapshot(context.Background(), raw)
 	if err != nil {
 		return fmt.Errorf("snapshot of %s: %v", out, err)
 	}
@@ -59,18 +64,7 @@ func BuildRaw(root, out string) error {
 // BuildFrontmatter compiles the frontmatter module and snapshots its
 // initialisation, as `make build` does.
 func BuildFrontmatter(root, out string) error {
-	if err := build(root, out, "./wasm/frontmatter"); err != nil {
-		return err
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		return err
-	}
-	snap, err := wasmsnap.Frontmatter(context.Background(), raw)
-	if err != nil {
-		return fmt.Errorf("snapshot of %s: %v", out, err)
-	}
-	return os.WriteFile(out, snap, 0o644)
+	return buildSnapshot(root, out, "./wasm/frontmatter", wasmsnap.Frontmatter)
 }
 
 // Deps returns the packages the wasm build of pkg links (go list -deps).
