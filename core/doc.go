@@ -215,11 +215,11 @@
 //
 // A host that discovers again and again reuses what it can, never at the
 // cost of a byte of the result: [FrontmatterCache] keeps parsed
-// frontmatters by their bytes, and [RecordInputs] keeps what a discovery
-// asked its FS and was answered, so that [Inputs.Unchanged] can tell that
-// the same discovery now would give the same result (a read asked again
-// as its file's version, [Versioner], when that version stands for the
-// bytes read; inputs.go says when).
+// frontmatters by their bytes, and wire's Session keeps what a discovery
+// asked its FS and was answered (package internal/record), so that it can
+// tell that the same discovery now would give the same result (a read
+// asked again as its file's version, [Versioner], when that version stands
+// for the bytes read).
 //
 // # Cancellation
 //

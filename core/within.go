@@ -64,7 +64,7 @@ func ReadFileWithin(fsys FS, within, p string, buf []byte) (n int, size int64, e
 	if code := checkWithin(fsys, within, p); code != "" {
 		return 0, 0, &PathError{Op: "readFile", Path: p, Code: code}
 	}
-	data, complete, err := readPrefix(fsys, p, buf)
+	data, complete, err := ReadFilePrefix(fsys, p, buf)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -75,10 +75,10 @@ func ReadFileWithin(fsys FS, within, p string, buf []byte) (n int, size int64, e
 	return copy(buf, data), size, nil
 }
 
-// readPrefix reads the start of p, at most len(buf) bytes, by the fastest
-// means fsys has: into buf ([PrefixReaderInto]), a prefix
+// ReadFilePrefix reads the start of p, at most len(buf) bytes, by the
+// fastest means fsys has: into buf ([PrefixReaderInto]), a prefix
 // ([PrefixReader]), or the whole file, which it returns whole (complete).
-func readPrefix(fsys FS, p string, buf []byte) (data []byte, complete bool, err error) {
+func ReadFilePrefix(fsys FS, p string, buf []byte) (data []byte, complete bool, err error) {
 	if pri, ok := fsys.(PrefixReaderInto); ok {
 		var m int
 		if m, complete, err = pri.ReadFilePrefixInto(p, buf); err == nil && (m < 0 || m > len(buf)) {

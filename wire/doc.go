@@ -21,7 +21,7 @@
 //   - A [Session] runs a host's calls one after another and answers a
 //     discover request whose every input is unchanged since the last one
 //     (what each listing, stat, realpath and read answered, a read asked
-//     again as its file's version: core.RecordInputs) with the last reply,
+//     again as its file's version: record.New) with the last reply,
 //     byte for byte what the discovery would give.
 //   - [AppendJSON] writes any engine result as its reply, for hosts and
 //     tests that call core directly; [ParseJSON] reads a reply's

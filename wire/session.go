@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/skilldex/skilldex/core"
+	"github.com/skilldex/skilldex/internal/record"
 )
 
 // A Session runs one host's calls, one after another (the wasm module has
 // one per instance), and owns the buffers its replies are written into. It
-// remembers the last discovery's inputs ([core.RecordInputs]), and answers
+// remembers the last discovery's inputs ([record.New]), and answers
 // the same discover request, when the filesystem answers every one of
-// those calls as it did ([core.Inputs.Unchanged]), with the reply still in
+// those calls as it did ([record.Inputs.Unchanged]), with the reply still in
 // its buffer: no SKILL.md is read or parsed again (SPEC S61). Only the
 // discover op is answered so; every other op runs as [AppendCall] runs it,
 // into a buffer of its own, so that an editor's match between two
@@ -22,15 +23,15 @@ import (
 // later ones record, from then on a discovery either stands or is made
 // again and recorded. A record spoiled by too many recent files (a tree
 // just written) is not tried again until they are old enough
-// (core.Inputs.RetryAt): until then discoveries run as without a session.
+// (record.Inputs.RetryAt): until then discoveries run as without a session.
 // The zero Session is ready to use.
 type Session struct {
 	reply       []byte       // the last discover op's reply
 	other       []byte       // the last reply of another op
 	request     []byte       // the discover request whose reply is in reply
-	inputs      *core.Inputs // what that discovery asked; nil when none stands
+	inputs      *record.Inputs // what that discovery asked; nil when none stands
 	discoveries int
-	retryAt     int64 // no discovery is recorded before this time (core.Inputs.RetryAt)
+	retryAt     int64 // no discovery is recorded before this time (record.Inputs.RetryAt)
 	// Now is the clock a recording reads (nanoseconds since the Unix
 	// epoch); nil is the system's. Tests set it.
 	Now func() int64
@@ -45,7 +46,7 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 		s.Reused++
 		return s.reply
 	}
-	var inputs *core.Inputs
+	var inputs *record.Inputs
 	record := func(fsys core.FS) core.FS {
 		s.inputs = nil // the reply is about to be written over
 		if s.discoveries++; s.discoveries < 2 {
@@ -58,7 +59,7 @@ func (s *Session) Call(fsys core.FS, request []byte) []byte {
 		if now < s.retryAt {
 			return fsys // the last record met files too recent: as fast as without
 		}
-		fsys, inputs = core.RecordInputs(fsys, now)
+		fsys, inputs = record.New(fsys, now)
 		return fsys
 	}
 	out, failed, discover := appendCall(s.other[:0], fsys, request, &discoverHooks{buffer: s.reply[:0], record: record})

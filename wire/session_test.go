@@ -282,7 +282,7 @@ func sameSizeChange(data []byte) []byte {
 
 // TestSessionOS: over the OS, a file's version stands for its bytes only
 // once it has not changed for a while; until then the session reads it
-// again and compares (core.RecordInputs). Both ways, a same-size rewrite is
+// again and compares (record.New). Both ways, a same-size rewrite is
 // seen.
 func TestSessionOS(t *testing.T) {
 	for _, late := range []bool{false, true} {

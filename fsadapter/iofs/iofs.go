@@ -35,7 +35,7 @@
 //     trees that do not change during a call: embed.FS, fstest.MapFS, an
 //     archive.
 //   - An io/fs.FS has no inode or change time, so this FS is no
-//     [core.Versioner]: a long-lived engine ([core.RecordInputs]) cannot
+//     [core.Versioner]: a long-lived engine (wire.Session) cannot
 //     prove a file unchanged by its version and reads it again.
 //   - Entries that are neither files, directories nor links (a FIFO seen
 //     through os.DirFS) are core.TypeOther, and reading one fails with

@@ -25,7 +25,8 @@ var mayImport = map[string][]string{
 	"internal/panictext":    nil,
 	"internal/siphash":      nil,
 	"fsadapter/...":         {"core", "wasm/abi", "fsadapter/internal/..."},
-	"wire":                  {"core", "internal/jsontext", "internal/panictext"},
+	"internal/record":       {"core"},
+	"wire":                  {"core", "internal/jsontext", "internal/panictext", "internal/record"},
 	"wasm/abi/...":          {"wasm/abi/...", "internal/wasmsnap"}, // abitest builds the module as make build does
 	"wasm":                  {"core", "wire", "fsadapter/hostfs", "wasm/abi"},
 	"wasm/frontmatter":      {"internal/frontmatter", "wasm/abi"},

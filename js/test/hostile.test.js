@@ -150,7 +150,7 @@ async function discoverDuringSwaps(name, count, opts = {}) {
   fs.mkdirSync(dir, { recursive: true });
   // With the read-ahead, files of 8 KiB: 40 of them just written are more
   // than a discovery's record keeps of files too recent to trust by their
-  // version (core/inputs.go), so the calls of the next seconds are made in
+  // version (internal/record/record.go), so the calls of the next seconds are made in
   // full, with the read-ahead, rather than answered from the last reply.
   const pad = opts.untilPrefetched ? 'x'.repeat(8192) : '';
   fs.writeFileSync(inside, '---\ndescription: inside\n---\n' + pad);

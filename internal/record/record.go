@@ -1,27 +1,22 @@
-package core
-
-import (
-	"encoding/binary"
-	"math"
-	"time"
-)
-
-// Reusing a discovery whose inputs have not changed (SPEC S42, S61).
+// Package record keeps what a discovery asked its filesystem and what it was
+// answered, and tells whether the same calls answer the same now: reusing a
+// discovery whose inputs have not changed (SPEC S42, S61). wire.Session is
+// its user.
 //
-// A discovery is a function of its request and of what its FS answered: the
+// A discovery is a function of its request and of what its core.FS answered: the
 // same answers to the same calls give the same result, byte for byte. So a
 // host that discovers again and again (an editor, a long-lived agent) can
 // keep the last discovery's calls and answers ([Inputs], made by
-// [RecordInputs]) and, on the next identical request, ask them again
+// [New]) and, on the next identical request, ask them again
 // ([Inputs.Unchanged]); when every answer is the same, the last result
 // stands, and no SKILL.md is read or parsed again.
 //
 // Asking again is cheap for everything but the reads: a listing, a stat
 // or a realpath is made again as it was. A read is replaced by a
-// [FileVersion] (device, inode, size, modification and change times) when
+// [core.FileVersion] (device, inode, size, modification and change times) when
 // one is known to stand for the bytes read:
-//   - a checked read ([ContainedReader]) of an FS that is a
-//     [VersionedReader] gives the version of the file it opened, taken on
+//   - a checked read ([core.ContainedReader]) of a core.FS that is a
+//     [core.VersionedReader] gives the version of the file it opened, taken on
 //     the opened file itself: the bytes read are that file's, whatever the
 //     path named before or after;
 //   - any other read is bracketed: the path's version just before and just
@@ -34,7 +29,7 @@ import (
 // until it is old enough. Every other read is made again and compared byte
 // for byte.
 //
-// The check that replaces a read ([Versioner]) follows no link at the end
+// The check that replaces a read ([core.Versioner]) follows no link at the end
 // of the path, as the checked read it stands for allowed none there: a
 // SKILL.md replaced by a link to the same file moved elsewhere has another
 // answer (a link is not a regular file), and the discovery is made again.
@@ -46,65 +41,15 @@ import (
 // What a replaced read never does is yield new bytes: it stands for bytes
 // read earlier under SPEC S44's check, so nothing outside a skill can
 // reach a result this way.
+package record
 
-// FileVersion is what a filesystem tells of a regular file's contents
-// without reading them. Equal versions of a path at two moments mean the
-// file held the same bytes at both, as far as the FS can tell.
-type FileVersion struct {
-	Dev, Ino     uint64
-	Size         int64
-	Mtime, Ctime int64 // nanoseconds since the Unix epoch
-}
+import (
+	"encoding/binary"
+	"math"
+	"time"
 
-// Versioner is an optional capability of an [FS]: FileVersion returns the
-// version of the regular file path names, following no link at its last
-// element (a link there: EINVAL; a directory: EISDIR; anything else that is
-// not a regular file: EINVAL; the errors of Lstat otherwise). An FS that
-// cannot vouch for a file returns ENOSYS, and its reads are then made
-// again rather than trusted.
-type Versioner interface {
-	FileVersion(path string) (FileVersion, error)
-}
-
-// VersionedReader is an optional capability of a [ContainedReader]:
-// ReadFileWithin that also gives the version of the file it opened, taken
-// on the opened file (fstat(2) on its descriptor), so that the version is
-// the one of the bytes read, whatever the path names before or after. A
-// read that cannot tell gives the zero FileVersion.
-type VersionedReader interface {
-	ContainedReader
-	ReadFileWithinVersion(within, path string, buf []byte) (n int, size int64, v FileVersion, err error)
-}
-
-// ReadFileWithinVersion is [VersionedReader.ReadFileWithinVersion] over
-// any FS: fsys's own when it is a VersionedReader; otherwise
-// [ReadFileWithin] bracketed by two versions of path ([Versioner]), the
-// version when they are equal, else (or without versions) the zero one.
-// Hosts of the wasm module answer read_file_within with it when the
-// engine asks for the version (wasm/ABI.md#read_file_within).
-func ReadFileWithinVersion(fsys FS, within, p string, buf []byte) (n int, size int64, v FileVersion, err error) {
-	if vr, ok := fsys.(VersionedReader); ok {
-		return vr.ReadFileWithinVersion(within, p, buf)
-	}
-	versioner, _ := fsys.(Versioner)
-	if versioner != nil {
-		if v, err = versioner.FileVersion(p); err != nil {
-			v = FileVersion{}
-		}
-	}
-	if n, size, err = ReadFileWithin(fsys, within, p, buf); err != nil {
-		return 0, 0, FileVersion{}, err
-	}
-	if v != (FileVersion{}) {
-		if after, err := versioner.FileVersion(p); err != nil || after != v {
-			v = FileVersion{}
-		}
-	}
-	return n, size, v, nil
-}
-
-// ENOSYS is the code of a [Versioner] that cannot give a file's version.
-const ENOSYS = "ENOSYS"
+	"github.com/skilldex/skilldex/core"
+)
 
 // racyMargin is how long before a discovery a file must have last changed
 // for its version to stand for its bytes: longer than the coarsest clock
@@ -124,13 +69,13 @@ const (
 	askStat
 	askLstat
 	askRealpath
-	askReadFile   // FS.ReadFile
-	askReadPrefix // PrefixReaderInto, PrefixReader
-	askReadWithin // ContainedReader
+	askReadFile   // core.FS.ReadFile
+	askReadPrefix // core.PrefixReaderInto, core.PrefixReader
+	askReadWithin // core.ContainedReader
 )
 
-// Inputs is what one discovery asked its FS, in order, and what it was
-// answered ([RecordInputs]). The calls are kept as bytes, not values: a
+// Inputs is what one discovery asked its core.FS, in order, and what it was
+// answered ([New]). The calls are kept as bytes, not values: a
 // discovery of 10,000 skills makes about as many calls, and a slice of
 // records with a string or two each took twice the memory and kept the
 // collector busy (the engine module's bound on linear memory). Each call is
@@ -139,7 +84,7 @@ const (
 //	  ReadDir:  count uvarint, and count times: type byte, name
 //	  Stat, Lstat: type byte
 //	  Realpath: the realpath
-//	  reads:    within (ReadFileWithin only; empty when it is path), buffer
+//	  reads:    within (core.ReadFileWithin only; empty when it is path), buffer
 //	            size uvarint, bytes read uvarint, size varint, complete
 //	            byte, and either 1 and the version (five uvarints) or 0 and
 //	            the bytes read
@@ -154,7 +99,7 @@ type Inputs struct {
 	kept   int  // bytes of reads kept
 	whole  bool // every answer could be kept
 	// retryAt is when a record that could not be kept may succeed: once
-	// the recent files it met are racyMargin old (never, for an FS with
+	// the recent files it met are racyMargin old (never, for a core.FS with
 	// no versions or a broken one).
 	retryAt int64
 }
@@ -165,7 +110,7 @@ type Inputs struct {
 func (in *Inputs) Whole() bool { return in.whole }
 
 // RetryAt is when a record that is not [Inputs.Whole] could be (nanoseconds
-// since the Unix epoch, as RecordInputs's now).
+// since the Unix epoch, as New's now).
 func (in *Inputs) RetryAt() int64 { return in.retryAt }
 
 // chunkSize is the size of a record's chunks: a 1,000-skill discovery's
@@ -182,21 +127,21 @@ func (in *Inputs) add(rec []byte) {
 	in.chunks[n-1] = append(in.chunks[n-1], rec...)
 }
 
-// RecordInputs returns fsys wrapped to record every call made through it
+// New returns fsys wrapped to record every call made through it
 // into the returned [Inputs], and the Inputs. now is the time the
 // discovery begins (nanoseconds since the Unix epoch). The wrapper is an
-// [FS], a [ContainedReader] when fsys is one, and a [PrefixReaderInto];
-// a [Prefetcher] when fsys is a [VersionedReader] and a Prefetcher: its
+// [core.FS], a [core.ContainedReader] when fsys is one, and a [core.PrefixReaderInto];
+// a [core.Prefetcher] when fsys is a [core.VersionedReader] and a core.Prefetcher: its
 // checked reads then give the version of the file they opened, whoever
 // read it and whenever, so they may be made ahead.
-func RecordInputs(fsys FS, now int64) (FS, *Inputs) {
+func New(fsys core.FS, now int64) (core.FS, *Inputs) {
 	in := &Inputs{whole: true}
 	r := &recorder{fsys: fsys, in: in, now: now}
-	r.versioner, _ = fsys.(Versioner)
-	if cr, ok := fsys.(ContainedReader); ok {
-		r.vr, _ = fsys.(VersionedReader)
+	r.versioner, _ = fsys.(core.Versioner)
+	if cr, ok := fsys.(core.ContainedReader); ok {
+		r.vr, _ = fsys.(core.VersionedReader)
 		c := &containedRecorder{recorder: r, cr: cr}
-		if pf, ok := fsys.(Prefetcher); ok && r.vr != nil {
+		if pf, ok := fsys.(core.Prefetcher); ok && r.vr != nil {
 			return &prefetchingRecorder{c, pf}, in
 		}
 		return c, in
@@ -204,19 +149,19 @@ func RecordInputs(fsys FS, now int64) (FS, *Inputs) {
 	return r, in
 }
 
-// prefetchingRecorder is the recorder of a [VersionedReader] and
-// [Prefetcher]: its hints go through.
+// prefetchingRecorder is the recorder of a [core.VersionedReader] and
+// [core.Prefetcher]: its hints go through.
 type prefetchingRecorder struct {
 	*containedRecorder
-	pf Prefetcher
+	pf core.Prefetcher
 }
 
 func (r *prefetchingRecorder) PrefetchWithin(paths []byte, cap int) { r.pf.PrefetchWithin(paths, cap) }
 
 type recorder struct {
-	fsys      FS
-	versioner Versioner
-	vr        VersionedReader // fsys, when it is one
+	fsys      core.FS
+	versioner core.Versioner
+	vr        core.VersionedReader // fsys, when it is one
 	in        *Inputs
 	now       int64
 	rec       []byte // the call being recorded
@@ -236,12 +181,12 @@ func (r *recorder) call(kind inputKind, p string, err error) {
 	r.rec = append(r.rec[:0], byte(kind))
 	r.rec = binary.AppendUvarint(r.rec, uint64(common))
 	r.rec = appendString(r.rec, p[common:])
-	r.rec = appendString(r.rec, POSIXCode(err))
+	r.rec = appendString(r.rec, core.POSIXCode(err))
 }
 
 func (r *recorder) end() { r.in.add(r.rec) }
 
-func (r *recorder) ReadDir(p string) ([]DirEntry, error) {
+func (r *recorder) ReadDir(p string) ([]core.DirEntry, error) {
 	entries, err := r.fsys.ReadDir(p)
 	if r.call(askReadDir, p, err); r.in.whole {
 		r.rec = appendEntries(r.rec, entries)
@@ -250,7 +195,7 @@ func (r *recorder) ReadDir(p string) ([]DirEntry, error) {
 	return entries, err
 }
 
-func (r *recorder) Stat(p string) (FileType, error) {
+func (r *recorder) Stat(p string) (core.FileType, error) {
 	t, err := r.fsys.Stat(p)
 	if r.call(askStat, p, err); r.in.whole {
 		r.rec = append(r.rec, byte(t))
@@ -259,7 +204,7 @@ func (r *recorder) Stat(p string) (FileType, error) {
 	return t, err
 }
 
-func (r *recorder) Lstat(p string) (FileType, error) {
+func (r *recorder) Lstat(p string) (core.FileType, error) {
 	t, err := r.fsys.Lstat(p)
 	if r.call(askLstat, p, err); r.in.whole {
 		r.rec = append(r.rec, byte(t))
@@ -297,17 +242,17 @@ func (r *recorder) ReadFilePrefixInto(p string, buf []byte) (int, bool, error) {
 	return n, complete, err
 }
 
-// containedRecorder is the recorder of a [ContainedReader].
+// containedRecorder is the recorder of a [core.ContainedReader].
 type containedRecorder struct {
 	*recorder
-	cr ContainedReader
+	cr core.ContainedReader
 }
 
 func (r *containedRecorder) ReadFileWithin(within, p string, buf []byte) (int, int64, error) {
 	var n int
 	var size int64
 	var err error
-	var v FileVersion
+	var v core.FileVersion
 	if r.vr != nil && r.in.whole {
 		n, size, v, err = r.vr.ReadFileWithinVersion(within, p, buf)
 	} else {
@@ -336,28 +281,28 @@ type read struct {
 
 // version is the version of p now, or the zero version when it has none
 // (or the record is no longer kept).
-func (r *recorder) version(p string) FileVersion {
+func (r *recorder) version(p string) core.FileVersion {
 	if r.versioner == nil || !r.in.whole {
-		return FileVersion{}
+		return core.FileVersion{}
 	}
 	v, err := r.versioner.FileVersion(p)
-	if POSIXCode(err) == ENOSYS {
+	if core.POSIXCode(err) == core.ENOSYS {
 		r.versioner = nil // it has no versions to give: ask no more
 	}
 	if err != nil {
-		return FileVersion{}
+		return core.FileVersion{}
 	}
 	return v
 }
 
 // bracket is the version that stands for a read of p made after the
 // version before was taken: the version after it, when the two are equal.
-func (r *recorder) bracket(p string, before FileVersion) FileVersion {
-	if before == (FileVersion{}) {
+func (r *recorder) bracket(p string, before core.FileVersion) core.FileVersion {
+	if before == (core.FileVersion{}) {
 		return before
 	}
 	if after := r.version(p); after != before {
-		return FileVersion{}
+		return core.FileVersion{}
 	}
 	return before
 }
@@ -367,7 +312,7 @@ func (r *recorder) bracket(p string, before FileVersion) FileVersion {
 // for the bytes: the file's change time lies racyMargin before the
 // discovery began. Any other read keeps its bytes (and the record is
 // dropped once maxKeptBytes are kept).
-func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, err error, v FileVersion) {
+func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, err error, v core.FileVersion) {
 	if !r.in.whole {
 		return
 	}
@@ -379,10 +324,10 @@ func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, e
 		b = binary.AppendVarint(b, x.size)
 		b = append(b, boolByte(x.complete))
 	} else {
-		r.in.whole, r.in.chunks, r.in.retryAt = false, nil, math.MaxInt64 // a broken FS: not worth keeping
+		r.in.whole, r.in.chunks, r.in.retryAt = false, nil, math.MaxInt64 // a broken core.FS: not worth keeping
 		return
 	}
-	if err == nil && v != (FileVersion{}) {
+	if err == nil && v != (core.FileVersion{}) {
 		if v.Ctime <= r.now-racyMargin {
 			r.rec = appendVersion(append(b, 1), v)
 			r.end()
@@ -407,11 +352,11 @@ func (r *recorder) read(kind inputKind, p, within string, x read, data []byte, e
 // was answered: then a discovery of the same request through fsys now
 // would give the recorded discovery's result. It stops at the first
 // difference.
-func (in *Inputs) Unchanged(fsys FS) bool {
+func (in *Inputs) Unchanged(fsys core.FS) bool {
 	if in == nil || !in.whole {
 		return false
 	}
-	versioner, _ := fsys.(Versioner)
+	versioner, _ := fsys.(core.Versioner)
 	var buf []byte
 	d := decoder{chunks: in.chunks}
 	for d.more() {
@@ -419,7 +364,7 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 		switch kind {
 		case askReadDir:
 			entries, err := fsys.ReadDir(p)
-			if POSIXCode(err) != code || !d.sameEntries(entries) {
+			if core.POSIXCode(err) != code || !d.sameEntries(entries) {
 				return false
 			}
 		case askStat, askLstat:
@@ -428,12 +373,12 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 				stat = fsys.Lstat
 			}
 			t, err := stat(p)
-			if c := POSIXCode(err); c != code || FileType(d.byte()) != t && c == "" {
+			if c := core.POSIXCode(err); c != code || core.FileType(d.byte()) != t && c == "" {
 				return false
 			}
 		case askRealpath:
 			s, err := fsys.Realpath(p)
-			if c := POSIXCode(err); c != code || string(d.bytes()) != s && c == "" {
+			if c := core.POSIXCode(err); c != code || string(d.bytes()) != s && c == "" {
 				return false
 			}
 		default:
@@ -449,9 +394,9 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 				continue
 			}
 			data := d.bytes()
-			if versioner != nil && (code == ENOENT || code == ENOTDIR) {
+			if versioner != nil && (code == core.ENOENT || code == core.ENOTDIR) {
 				// A read that found no file: so does a stat, for less.
-				if _, err := versioner.FileVersion(p); POSIXCode(err) != code {
+				if _, err := versioner.FileVersion(p); core.POSIXCode(err) != code {
 					return false
 				}
 				continue
@@ -473,7 +418,7 @@ func (in *Inputs) Unchanged(fsys FS) bool {
 
 // readAgain makes a recorded read again and reports whether it gave the
 // same answer: x, code and data.
-func readAgain(fsys FS, kind inputKind, within, p string, buf []byte, x read, code string, data []byte) bool {
+func readAgain(fsys core.FS, kind inputKind, within, p string, buf []byte, x read, code string, data []byte) bool {
 	var got read
 	var err error
 	var b []byte
@@ -486,7 +431,7 @@ func readAgain(fsys FS, kind inputKind, within, p string, buf []byte, x read, co
 		got.got, got.complete, err = readPrefixInto(fsys, p, buf)
 		b = buf[:max(0, min(got.got, len(buf)))]
 	case askReadWithin:
-		cr, ok := fsys.(ContainedReader)
+		cr, ok := fsys.(core.ContainedReader)
 		if !ok {
 			return false
 		}
@@ -496,7 +441,7 @@ func readAgain(fsys FS, kind inputKind, within, p string, buf []byte, x read, co
 	default:
 		return false
 	}
-	if POSIXCode(err) != code {
+	if core.POSIXCode(err) != code {
 		return false
 	}
 	return err != nil || got == x && string(b) == string(data)
@@ -506,7 +451,7 @@ func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-func appendEntries(b []byte, entries []DirEntry) []byte {
+func appendEntries(b []byte, entries []core.DirEntry) []byte {
 	b = binary.AppendUvarint(b, uint64(len(entries)))
 	for _, e := range entries {
 		b = appendString(append(b, byte(e.Type)), e.Name)
@@ -514,7 +459,7 @@ func appendEntries(b []byte, entries []DirEntry) []byte {
 	return b
 }
 
-func appendVersion(b []byte, v FileVersion) []byte {
+func appendVersion(b []byte, v core.FileVersion) []byte {
 	for _, x := range [...]uint64{v.Dev, v.Ino, uint64(v.Size), uint64(v.Mtime), uint64(v.Ctime)} {
 		b = binary.AppendUvarint(b, x)
 	}
@@ -601,8 +546,8 @@ func (d *decoder) bytes() []byte {
 	return s
 }
 
-func (d *decoder) version() FileVersion {
-	return FileVersion{Dev: d.uvarint(), Ino: d.uvarint(), Size: int64(d.uvarint()), Mtime: int64(d.uvarint()), Ctime: int64(d.uvarint())}
+func (d *decoder) version() core.FileVersion {
+	return core.FileVersion{Dev: d.uvarint(), Ino: d.uvarint(), Size: int64(d.uvarint()), Mtime: int64(d.uvarint()), Ctime: int64(d.uvarint())}
 }
 
 // readHead reads what a read's record holds before its version or bytes:
@@ -631,19 +576,19 @@ func (d *decoder) skipAnswer(kind inputKind) {
 }
 
 // sameEntries reads a listing and reports whether it is entries, in order.
-func (d *decoder) sameEntries(entries []DirEntry) bool {
+func (d *decoder) sameEntries(entries []core.DirEntry) bool {
 	n := d.uvarint()
 	same := n == uint64(len(entries))
 	for i := uint64(0); i < n && !d.bad; i++ {
-		t, name := FileType(d.byte()), d.bytes()
+		t, name := core.FileType(d.byte()), d.bytes()
 		same = same && entries[i].Type == t && entries[i].Name == string(name)
 	}
 	return same
 }
 
-// readPrefixInto reads the start of p into buf ([readPrefix]) as a
-// [PrefixReaderInto] would: complete only when the file fits.
-func readPrefixInto(fsys FS, p string, buf []byte) (int, bool, error) {
-	data, complete, err := readPrefix(fsys, p, buf)
+// readPrefixInto reads the start of p into buf ([core.ReadFilePrefix]) as a
+// [core.PrefixReaderInto] would: complete only when the file fits.
+func readPrefixInto(fsys core.FS, p string, buf []byte) (int, bool, error) {
+	data, complete, err := core.ReadFilePrefix(fsys, p, buf)
 	return copy(buf, data), complete && len(data) <= len(buf), err
 }
