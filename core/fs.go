@@ -66,6 +66,7 @@ type FS interface {
 // a file. complete reports whether the returned bytes are the whole file.
 // Discovery uses it to read only the frontmatter of a SKILL.md.
 type PrefixReader interface {
+	FS
 	ReadFilePrefix(path string, n int) (data []byte, complete bool, err error)
 }
 
@@ -76,6 +77,7 @@ type PrefixReader interface {
 // SKILL.md into one reused buffer this way, so reading a thousand files
 // allocates nothing.
 type PrefixReaderInto interface {
+	FS
 	ReadFilePrefixInto(path string, buf []byte) (n int, complete bool, err error)
 }
 

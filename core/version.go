@@ -16,6 +16,7 @@ type FileVersion struct {
 // cannot vouch for a file returns ENOSYS, and its reads are then made
 // again rather than trusted.
 type Versioner interface {
+	FS
 	FileVersion(path string) (FileVersion, error)
 }
 

@@ -27,6 +27,7 @@ import "path"
 // opened file reports it (when the file is longer than buf, size >
 // len(buf)). Paths in errors are path.
 type ContainedReader interface {
+	FS
 	ReadFileWithin(within, path string, buf []byte) (n int, size int64, err error)
 }
 
@@ -41,6 +42,7 @@ type ContainedReader interface {
 // exactly as that read answered (wasm/ABI.md#prefetch_within). Discovery
 // may skip any listed read; a new hint replaces the last.
 type Prefetcher interface {
+	FS
 	PrefetchWithin(paths []byte, cap int)
 }
 

@@ -93,7 +93,7 @@ func TestTrap_guestBreaksABI(t *testing.T) {
 func TestTrap_fsPanicRecovers(t *testing.T) {
 	ctx := context.Background()
 	tree := hosttest.Tree(t)
-	fsys := &hosttest.PanicFS{FS: tree, PrefixReader: tree, Path: "/home/u/.claude/skills"}
+	fsys := &hosttest.PanicFS{PrefixReader: tree, Path: "/home/u/.claude/skills"}
 	e := newEngine(t, fsys)
 	native := wire.Call(tree, []byte(hosttest.Request))
 	for round := 1; round <= 3; round++ {
@@ -124,8 +124,7 @@ func TestTrap_fsPanicRecovers(t *testing.T) {
 // armed: the module stops at its next filesystem access, the call fails
 // with ctx's error, and the next call works.
 type cancelFS struct {
-	core.FS
-	core.PrefixReader
+	core.PrefixReader // an FS with its prefix reads
 	cancel context.CancelFunc
 }
 
@@ -133,12 +132,12 @@ func (c *cancelFS) ReadDir(path string) ([]core.DirEntry, error) {
 	if c.cancel != nil {
 		c.cancel()
 	}
-	return c.FS.ReadDir(path)
+	return c.PrefixReader.ReadDir(path)
 }
 
 func TestTrap_cancelledContext(t *testing.T) {
 	tree := hosttest.Tree(t)
-	fsys := &cancelFS{FS: tree, PrefixReader: tree}
+	fsys := &cancelFS{PrefixReader: tree}
 	e := newEngine(t, fsys)
 	ctx, cancel := context.WithCancel(context.Background())
 	fsys.cancel = cancel

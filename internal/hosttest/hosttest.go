@@ -161,8 +161,7 @@ func (s *SwapFS) ReadFilePrefix(p string, n int) ([]byte, bool, error) {
 // filesystem, which traps the call (as an exception thrown by a JS import
 // through the module does).
 type PanicFS struct {
-	core.FS
-	core.PrefixReader
+	core.PrefixReader // an FS with its prefix reads
 	Path  string
 	Armed bool
 }
@@ -171,7 +170,7 @@ func (p *PanicFS) ReadDir(path string) ([]core.DirEntry, error) {
 	if p.Armed && path == p.Path {
 		panic("panicFS: " + path)
 	}
-	return p.FS.ReadDir(path)
+	return p.PrefixReader.ReadDir(path)
 }
 
 // Request discovers Tree from its project.

@@ -282,7 +282,7 @@ func TestHighAddresses(t *testing.T) {
 // and answers exactly as native.
 func TestTrap_fsPanicRecovers(t *testing.T) {
 	tree := hosttest.Tree(t)
-	fsys := &hosttest.PanicFS{FS: tree, PrefixReader: tree, Path: "/home/u/.claude/skills", Armed: true}
+	fsys := &hosttest.PanicFS{PrefixReader: tree, Path: "/home/u/.claude/skills", Armed: true}
 	e := newEngine(t, fsys)
 	if _, err := e.Call([]byte(hosttest.Request)); !isInternal(err, "panicFS") {
 		t.Fatalf("err = %v, want an INTERNAL trap naming the panic", err)
