@@ -125,7 +125,7 @@ func TestTrap_fsPanicRecovers(t *testing.T) {
 // with ctx's error, and the next call works.
 type cancelFS struct {
 	core.PrefixReader // an FS with its prefix reads
-	cancel context.CancelFunc
+	cancel            context.CancelFunc
 }
 
 func (c *cancelFS) ReadDir(path string) ([]core.DirEntry, error) {

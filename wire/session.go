@@ -26,9 +26,9 @@ import (
 // (record.Inputs.RetryAt): until then discoveries run as without a session.
 // The zero Session is ready to use.
 type Session struct {
-	reply       []byte       // the last discover op's reply
-	other       []byte       // the last reply of another op
-	request     []byte       // the discover request whose reply is in reply
+	reply       []byte         // the last discover op's reply
+	other       []byte         // the last reply of another op
+	request     []byte         // the discover request whose reply is in reply
 	inputs      *record.Inputs // what that discovery asked; nil when none stands
 	discoveries int
 	retryAt     int64 // no discovery is recorded before this time (record.Inputs.RetryAt)

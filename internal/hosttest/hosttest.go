@@ -162,8 +162,8 @@ func (s *SwapFS) ReadFilePrefix(p string, n int) ([]byte, bool, error) {
 // through the module does).
 type PanicFS struct {
 	core.PrefixReader // an FS with its prefix reads
-	Path  string
-	Armed bool
+	Path              string
+	Armed             bool
 }
 
 func (p *PanicFS) ReadDir(path string) ([]core.DirEntry, error) {
