@@ -6,7 +6,7 @@ import "strings"
 // of one allocation each. In the wasm module each allocation is a call
 // into the Go runtime's allocator and one more object for the collector,
 // and discovery made several a skill (its paths, its frontmatter's text and
-// JSON): issue 13. The strings are immutable like any other: a
+// JSON). The strings are immutable like any other: a
 // strings.Builder never changes bytes it has written, and a full chunk is
 // left to the strings that point into it, not reused. The cost is that a
 // chunk lives as long as any string in it.

@@ -32,8 +32,8 @@ func sum256(data []byte) [32]byte {
 
 // sha256Blocks hashes the whole 64-byte blocks of p into h. A function of
 // its own, its state in locals, not a closure over h: the closure's loads
-// and stores through memory made a 10 MB reply (issue 16's 720-folder
-// tree) cost over a second in the module.
+// and stores through memory made a 10 MB reply (the 720-folder
+// hostile tree) cost over a second in the module.
 func sha256Blocks(h *[8]uint32, p []byte) {
 	var w [64]uint32
 	h0, h1, h2, h3, h4, h5, h6, h7 := h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]

@@ -20,8 +20,8 @@
 // engine's build before its snapshot (make wasm), whose functions are the
 // shipped module's, index for index.
 //
-// Profiles taken elsewhere (say `node --cpu-prof` of one-shot CLI runs,
-// issue 10) are summarised with --summarise, one file or several (then
+// Profiles taken elsewhere (say `node --cpu-prof` of one-shot CLI runs)
+// are summarised with --summarise, one file or several (then
 // the mean of a profile), and --names names the wasm-function[N] frames of
 // the shipped module from build/skilldex.raw.wasm's name section:
 //
