@@ -18,8 +18,13 @@
 // type and size. Where /proc cannot be read (another system, or
 // --allow-read without it) the node:fs filesystem's check is used.
 
-import { Buffer } from 'node:buffer';
+import { createRequire } from 'node:module';
 import { createNodeFS, readSettled } from './nodefs.js';
+
+// node:buffer through require, as in platform/deno.js: Node loads this file
+// too (platform/current.js) and would build the built-in's ES module face.
+/** @type {typeof import('node:buffer')} */
+const { Buffer } = createRequire(import.meta.url.startsWith('file:') ? import.meta.url : 'file:///')('node:buffer');
 
 /**
  * @param {any} e

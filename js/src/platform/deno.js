@@ -7,8 +7,6 @@
 // A call given both cwd and home needs --allow-read scoped to the package
 // and the directories it reads, nothing else.
 
-import fs from 'node:fs';
-import os from 'node:os';
 import { createRequire } from 'node:module';
 import { runtimeSHA256 } from '../digest.js';
 import { createDenoFS } from '../denofs.js';
@@ -18,6 +16,14 @@ const Deno = /** @type {any} */ (globalThis).Deno;
 // Only built-ins are required, which any base resolves: a package imported
 // from an http URL (Deno) has no file URL of its own.
 const require = createRequire(import.meta.url.startsWith('file:') ? import.meta.url : 'file:///');
+// Built-ins through require, not import statements, as in node.js: Node
+// evaluates this file too (current.js), and builds an ES module face of a
+// built-in imported by a statement, milliseconds it would spend for a file
+// it never calls.
+/** @type {typeof import('node:fs')} */
+const fs = require('node:fs');
+/** @type {typeof import('node:os')} */
+const os = require('node:os');
 
 export const wasmURL = new URL('../../skilldex.wasm', import.meta.url);
 /** The frontmatter module (wasm/ABI.md#the-frontmatter-module), loaded only when the engine asks for it. */
