@@ -197,16 +197,17 @@ func (r *recorder) ReadDir(p string) ([]core.DirEntry, error) {
 
 func (r *recorder) Stat(p string) (core.FileType, error) {
 	t, err := r.fsys.Stat(p)
-	if r.call(askStat, p, err); r.in.whole {
-		r.rec = append(r.rec, byte(t))
-		r.end()
-	}
-	return t, err
+	return r.fileType(askStat, p, t, err)
 }
 
 func (r *recorder) Lstat(p string) (core.FileType, error) {
 	t, err := r.fsys.Lstat(p)
-	if r.call(askLstat, p, err); r.in.whole {
+	return r.fileType(askLstat, p, t, err)
+}
+
+// fileType records a Stat's or Lstat's answer, and returns it.
+func (r *recorder) fileType(kind inputKind, p string, t core.FileType, err error) (core.FileType, error) {
+	if r.call(kind, p, err); r.in.whole {
 		r.rec = append(r.rec, byte(t))
 		r.end()
 	}
